@@ -241,10 +241,12 @@ def parse_config(text: str, path: str = "config.txt", variant: Variant = CS3243)
             raise lines.error(f"found more than {total} {side} piece lines")
         _check_side(lines, side, counts, placed, count_line, variant)
         sides[side] = placed
+    while not lines.at_end() and not lines.peek():
+        lines.pos += 1    # blank lines followed by more text: report that text
     if not lines.at_end():
         line = lines.peek()
-        if not line:
-            raise lines.error("blank line before more text after the Own pieces")
+        if line.startswith("["):
+            raise lines.error(f"found more than {len(sides[OWN])} {OWN} piece lines")
         raise lines.error(f"unexpected line after the Own pieces: {_show(line)}")
     return Setup(white=sides[OWN], black=sides[ENEMY], rows=rows, cols=cols)
 
