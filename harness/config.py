@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .variant import BLACK, CS3243, WHITE, Variant
+from .variant import CS3243, Variant
 
 Square = Tuple[str, int]            # ('a', 1): column letter, course row
 Placement = Tuple[str, Square]      # ('Ferz', ('a', 1))
@@ -75,18 +75,6 @@ def start_setup(variant: Variant = CS3243) -> Setup:
         white.append((piece, variant.square_of(square)))
         black.append((piece, variant.square_of(variant.mirror(square))))
     return Setup(white=white, black=black, rows=variant.rows, cols=variant.cols)
-
-
-def setup_gameboard(setup: Setup) -> Dict[Square, Tuple[str, str]]:
-    """The agent's gameboard dict for a setup, in the contract's order:
-    Own piece 1, Enemy piece 1, Own piece 2, Enemy piece 2, ..., then the longer side's rest."""
-    board: Dict[Square, Tuple[str, str]] = {}
-    for i in range(max(len(setup.white), len(setup.black))):
-        for side, colour in ((setup.white, WHITE), (setup.black, BLACK)):
-            if i < len(side):
-                piece, square = side[i]
-                board[tuple(square)] = (piece, colour)
-    return board
 
 
 # ----------------------------------------------------------------------------- parsing

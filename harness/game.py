@@ -4,7 +4,7 @@ The gameboard dict is kept in the course's key order (a moved piece is re-insert
 a captured piece's key deleted first) because order-sensitive agents such as Dummy depend on
 it. The flat board of `harness.rules` is derived from it and kept in step.
 """
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from .rules import COLOUR_OF_SIDE, RULES, SIDE_OF_COLOUR, Move, Rules
 from .variant import BLACK, WHITE

@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 
 from harness.config import (
-    ConfigError, Setup, format_config, parse_config, read_config, setup_gameboard,
-    start_setup, write_config,
+    ConfigError, Setup, format_config, parse_config, read_config, start_setup, write_config,
 )
+from harness.game import interleave
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -179,7 +179,7 @@ def test_utf8_bom_is_ignored(tmp_path):
 
 
 def test_gameboard_from_shipped_config_is_the_course_start_dict_in_order():
-    board = setup_gameboard(read_config(REPO / "config.txt"))
+    board = gameboard_of(read_config(REPO / "config.txt"))
     assert list(board.items()) == [
         (("a", 1), ("Ferz", "White")), (("a", 5), ("Ferz", "Black")),
         (("g", 1), ("Ferz", "White")), (("g", 5), ("Ferz", "Black")),
@@ -199,7 +199,7 @@ def test_gameboard_from_shipped_config_is_the_course_start_dict_in_order():
 
 
 def test_gameboard_order_puts_the_longer_sides_rest_last():
-    board = setup_gameboard(FEW)
+    board = gameboard_of(FEW)
     assert list(board.items()) == [
         (("c", 2), ("King", "White")), (("f", 1), ("Princess", "Black")),
         (("a", 3), ("Rook", "White")), (("d", 6), ("King", "Black")),
@@ -422,3 +422,7 @@ def test_blank_line_where_the_own_count_line_was_expected():
 def test_file_ends_before_the_own_header_line():
     text = "\n".join(START_LINES[:19]) + "\n"
     assert str(error_of(text)) == "bad.txt:20: file ends before the Own header line"
+
+
+def gameboard_of(setup):
+    return interleave(setup.white, setup.black)
