@@ -1,0 +1,33 @@
+"""Dummy: the first move it generates, whatever happens to its King.
+
+It visits its own pieces in gameboard dict order (the course's order, which the referee keeps)
+and plays the first move of the first piece that has one. Within a piece the order is
+`Rules.moves_from`'s fixed order: slides direction by direction (nearest square first), then
+leaps, each in the variant's vector order (row +1, row -1, column +1, column -1, then the
+diagonals (+1,+1), (+1,-1), (-1,+1), (-1,-1) as (column, row) steps); a pawn pushes before it
+captures, lower column first. agents/CHOICES.md lists the order piece by piece.
+"""
+from harness.rules import RULES
+
+from .base import Agent
+from .tactics import NoMove, read_board, side_of, to_course
+
+
+class DummyAgent(Agent):
+    name = "dummy"
+
+    def __init__(self, rules=RULES):
+        self.rules = rules
+
+    def choose_move(self, gameboard, colour, rng):
+        side = side_of(colour)
+        board = read_board(gameboard, self.rules)
+        variant = self.rules.variant
+        for square in gameboard:
+            s = variant.square_index(square)
+            if board[s] * side <= 0:
+                continue
+            moves = self.rules.moves_from(board, s)
+            if moves:
+                return to_course(moves[0], self.rules)
+        raise NoMove(f"{colour} has no move")
