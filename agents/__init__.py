@@ -1,7 +1,7 @@
 """The opponent suite and the registry that turns an agent spec into an Agent.
 
-A spec is a built-in name (dummy, random, greedy, smart, minimax) or a path to a Python file
-that defines `studentAgent(gameboard)`.
+A spec is a built-in name (dummy, random, greedy, smart, minimax), a path to a Python file
+that defines `studentAgent(gameboard)`, or `uci:PATH[,nodes=N][,movetime=MS]` for a UCI engine.
 """
 import importlib
 import os
@@ -17,7 +17,13 @@ BUILTIN = {
 }
 
 
+UCI_PREFIX = "uci:"
+
+
 def is_file_spec(spec: str) -> bool:
+    """A student's file: ends in .py or names a path (a `uci:PATH` engine spec is not one)."""
+    if spec in BUILTIN or spec.startswith(UCI_PREFIX):
+        return False
     return spec.endswith(".py") or os.sep in spec or "/" in spec
 
 
@@ -26,9 +32,12 @@ def make_agent(spec: str) -> Agent:
     if spec in BUILTIN:
         module_name, class_name = BUILTIN[spec].split(":")
         return getattr(importlib.import_module(module_name), class_name)()
+    if spec.startswith(UCI_PREFIX):
+        from .uci import uci_agent_from_spec
+        return uci_agent_from_spec(spec)
     if is_file_spec(spec):
         if not os.path.isfile(spec):
             raise AgentError(f"agent file '{spec}' does not exist")
         from .student import StudentAgent
         return StudentAgent(spec)
-    raise AgentError(f"unknown agent '{spec}': use one of {', '.join(BUILTIN)} or a path to a .py file")
+    raise AgentError(f"unknown agent '{spec}': use one of {', '.join(BUILTIN)}, a path to a .py file or uci:PATH")

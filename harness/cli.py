@@ -1,17 +1,41 @@
-"""Command line: `python -m harness COMMAND ...`. Errors are one line on stderr, never a traceback."""
+"""Command line: `python -m harness COMMAND ...`. Errors are one line on stderr, never a traceback.
+
+Commands: perft (rules check), play (one game, move by move), series (N games between two
+agents), report (an agent against the course's opponents, judged by the course's pass marks)
+and check (would the course's autograder accept this file?). See harness/USAGE.md.
+"""
 import argparse
+import os
 import sys
 import time
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
+from agents.base import AgentError
+from . import board_text, players
+from .check import check_file, format_problem
 from .config import ConfigError, read_config
-from .game import Game, interleave
+from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, course_move, interleave, move_name
+from .referee import play_game
+from .report import (DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry, plan_report,
+                     render_text, write_report)
+from .results import ResultsError
 from .rules import perft
+from .sandbox import DEFAULT_MOVE_TIMEOUT
+from .series import SeriesError, SeriesPlan, run_plans
 from .variant import BLACK, WHITE
+
+DEFAULT_OUT = "reports"
 
 
 class UsageError(Exception):
     """A problem with the command line or its files, reported as one line."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (no usage dump), still with exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def load_start(config: Optional[str], to_move: str = WHITE, **limits) -> Game:
@@ -32,6 +56,38 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}' must be a positive number of seconds")
+    return value
+
+
+def agent_spec(spec: str) -> str:
+    """Check an agent spec early, so a typo is one line before any game starts."""
+    players.check_spec(spec)
+    return spec
+
+
+def config_file(path: Optional[str]) -> Optional[str]:
+    if path is not None:
+        read_config(path)          # ConfigError names the file and line
+    return path
+
+
+# ----------------------------------------------------------------------------- perft
+
+
 def cmd_perft(args) -> int:
     game = load_start(args.config, BLACK if args.black else WHITE)
     for depth in range(1, args.depth + 1):
@@ -41,15 +97,215 @@ def cmd_perft(args) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- play
+
+
+def describe_result(record: dict) -> str:
+    if record["result"] == "draw":
+        outcome = "Draw"
+    else:
+        outcome = f"{record['result'].capitalize()} ({record[record['result']]}) wins"
+    return f"{outcome} by {record['reason']} after {record['plies']} plies."
+
+
+def print_output_notes(record: dict) -> None:
+    for colour, text in (record.get("printed") or {}).items():
+        if text:
+            print(f"\n{colour.capitalize()} printed (the course rejects files that print):")
+            print("    " + text.rstrip().replace("\n", "\n    "))
+    for colour, count in (record.get("mutated") or {}).items():
+        if count:
+            print(f"{colour.capitalize()} changed the board it was given on {count} moves "
+                  f"(it only ever gets a copy).")
+
+
+def cmd_play(args) -> int:
+    agent_spec(args.white)
+    agent_spec(args.black)
+    game = load_start(config_file(args.config), fifty_limit=args.fifty, max_plies=args.max_plies)
+    print(f"White: {args.white}   Black: {args.black}   seed {args.seed}   "
+          f"draw after {args.fifty} quiet plies, at most {args.max_plies} plies")
+    print(board_text.render(game.gameboard))
+    print(f"({board_text.legend()}; upper case White, lower case Black)\n", flush=True)
+
+    def show(game: Game, colour: str, move, seconds: float) -> None:
+        name = move_name(game.rules, move)
+        print(f"{game.plies:>3}. {colour:<5} {name}  ({seconds:.3f} s)")
+        print(board_text.render(game.gameboard, marked=course_move(game.rules, move)), flush=True)
+
+    white = players.build(args.white, args.move_timeout)
+    black = players.build(args.black, args.move_timeout)
+    try:
+        record = play_game(white, black, args.seed, game, on_move=show)
+    finally:
+        white.close()
+        black.close()
+    print(f"\n{describe_result(record)}")
+    if record["error"]:
+        print(f"Error: {record['error']}")
+    print_output_notes(record)
+    return 0
+
+
+# ----------------------------------------------------------------------------- series
+
+
+def series_limits(args) -> dict:
+    return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
+            "move_timeout": args.move_timeout, "config": config_file(args.config)}
+
+
+def cmd_series(args) -> int:
+    agent_spec(args.white)
+    agent_spec(args.black)
+    out = args.out or os.path.join(DEFAULT_OUT, directory_name(f"{args.white}-vs-{args.black}"))
+    plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games,
+                      **series_limits(args))
+    records = run_plans([plan], jobs=args.jobs, resume=args.resume, progress=not args.quiet)[0]
+    score = {key: sum(1 for r in records if r["result"] == key) for key in ("white", "draw", "black")}
+    endings = {}
+    for r in records:
+        endings[r["reason"]] = endings.get(r["reason"], 0) + 1
+    print(f"{args.white} (White) vs {args.black} (Black): {len(records)} games: "
+          f"White won {score['white']}, {score['draw']} drawn, Black won {score['black']}")
+    print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items(), key=lambda i: -i[1])))
+    for colour in ("white", "black"):
+        printed = sum(1 for r in records if (r.get("printed") or {}).get(colour))
+        if printed:
+            print(f"note: {colour.capitalize()} printed output in {printed} games: "
+                  f"the course's autograder rejects files that print")
+    print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def opponent_list(text: str) -> List[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("no opponent named")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"an opponent is named twice in '{text}'")
+    return names
+
+
+def cmd_report(args) -> int:
+    agent_spec(args.agent)
+    for opponent in args.opponents:
+        agent_spec(opponent)
+    colours = ("white", "black") if args.colour == "both" else (args.colour,)
+    limits = series_limits(args)
+    laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
+
+    def done(plan, records) -> None:
+        if not args.quiet:
+            wins = sum(1 for r in records if r["result"] == plan.perspective)
+            draws = sum(1 for r in records if r["result"] == "draw")
+            print(f"done: {plan.label}: {len(records)} games, W{wins} D{draws} "
+                  f"L{len(records) - wins - draws}", file=sys.stderr, flush=True)
+
+    all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
+                            fresh=not args.resume, progress=not args.quiet, on_plan_done=done)
+    entries = {key: opponent_entry(opponent, colour, records)
+               for (key, opponent, colour, _), records in zip(laid_out, all_records)}
+    settings = {"games": args.games, "colour": args.colour, "opponents": args.opponents,
+                "jobs": args.jobs or os.cpu_count(), **limits}
+    report = build_report(args.agent, settings, entries)
+    write_report(args.out, report)
+    print(render_text(report), end="")
+    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- check
+
+
+def cmd_check(args) -> int:
+    if not os.path.isfile(args.file):
+        raise UsageError(f"file '{args.file}' does not exist")
+    problems = check_file(args.file, args.move_timeout)
+    for problem in problems:
+        print(format_problem(args.file, problem))
+    if not problems:
+        print(f"{args.file}: OK, the course's autograder checks pass")
+    return 1 if problems else 0
+
+
+# ----------------------------------------------------------------------------- parser
+
+
+def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
+    p.add_argument("--seed", type=whole_number, default=0, metavar="S", help=seed_help)
+    p.add_argument("--fifty", type=positive_int, default=DEFAULT_FIFTY_LIMIT, metavar="PLIES",
+                   help=f"draw after this many plies without a capture (default {DEFAULT_FIFTY_LIMIT})")
+    p.add_argument("--max-plies", type=positive_int, default=DEFAULT_MAX_PLIES, metavar="PLIES",
+                   help=f"draw when a game reaches this many plies (default {DEFAULT_MAX_PLIES})")
+    p.add_argument("--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
+                   metavar="SECONDS", help="a .py file agent loses a move it has not answered in "
+                                           f"this time (default {DEFAULT_MOVE_TIMEOUT:g})")
+    p.add_argument("--config", metavar="FILE", help="start from the position in this config.txt")
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
+                   help="games played at once (default: the number of cores)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted run in --out, playing only the missing games")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m harness",
-                                     description="7x7 fairy minichess (CS3243): rules, referee, series and reports.")
+    parser = Parser(prog="python -m harness",
+                    description="7x7 fairy minichess (CS3243): rules, referee, series and reports.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    agents_help = "dummy, random, greedy, smart, minimax, or a path to a .py file with studentAgent"
+
     p = sub.add_parser("perft", help="count move sequences from a position (rules check)")
     p.add_argument("depth", type=positive_int, metavar="DEPTH")
     p.add_argument("--config", metavar="FILE", help="start from this config.txt position")
     p.add_argument("--black", action="store_true", help="Black moves first")
     p.set_defaults(run=cmd_perft)
+
+    p = sub.add_parser("play", help="one game shown move by move")
+    p.add_argument("--white", required=True, metavar="AGENT", help=agents_help)
+    p.add_argument("--black", required=True, metavar="AGENT", help=agents_help)
+    add_game_options(p, "the game's seed (default 0)")
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("series", help="N games between two agents, in parallel, with results.jsonl")
+    p.add_argument("--white", required=True, metavar="AGENT", help=agents_help)
+    p.add_argument("--black", required=True, metavar="AGENT", help=agents_help)
+    p.add_argument("--games", type=positive_int, required=True, metavar="N")
+    p.add_argument("--out", metavar="DIR",
+                   help=f"where results go (default {DEFAULT_OUT}/WHITE-vs-BLACK)")
+    add_game_options(p, "game i is played with seed S+i (default 0)")
+    add_run_options(p)
+    p.set_defaults(run=cmd_series)
+
+    p = sub.add_parser("report", help="an agent against the course's opponents, with pass marks")
+    p.add_argument("agent", nargs="?", default="AB.py", metavar="AGENT",
+                   help="the agent to judge (default AB.py)")
+    p.add_argument("--games", type=positive_int, default=50, metavar="N",
+                   help="games per opponent and colour (default 50, as the course)")
+    p.add_argument("--opponents", type=opponent_list, default=list(DEFAULT_OPPONENTS),
+                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)}")
+    p.add_argument("--colour", choices=("white", "black", "both"), default="white",
+                   help="the agent's colour (default white, as in the course)")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                   help=f"where report.json, report.md and the games go (default {DEFAULT_OUT})")
+    add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
+    add_run_options(p)
+    p.set_defaults(run=cmd_report)
+
+    p = sub.add_parser("check", help="would the course's autograder accept this file?")
+    p.add_argument("file", metavar="FILE.py")
+    p.add_argument("--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
+                   metavar="SECONDS", help=f"time allowed for the import and for one call "
+                                           f"(default {DEFAULT_MOVE_TIMEOUT:g})")
+    p.set_defaults(run=cmd_check)
+    from . import replay
+    replay.add_parser(sub)
     return parser
 
 
@@ -58,8 +314,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (ConfigError, UsageError) as exc:
+    except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

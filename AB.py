@@ -1,0 +1,1151 @@
+"""7x7 fairy minichess agent (NUS CS3243): iterative-deepening alpha-beta.
+
+The agent always plays White (White pawns move toward row 6).
+
+Design
+------
+* Board: flat list of 49 ints, index = row * 7 + col.  Piece codes are
+  1 Pawn, 2 Ferz, 3 Knight, 4 Bishop, 5 Rook, 6 Princess, 7 Empress,
+  8 Queen, 9 King; positive = White, negative = Black.  Per-piece tables are
+  lists of length 19 so that a negative code indexes the Black entries.
+* Moves are ints: from | to << 6.  Ordering keys are packed in the bits above.
+* Search: negamax alpha-beta with PVS, transposition table (Zobrist keys),
+  TT move first, captures by MVV-LVA, two killers per ply, history heuristic,
+  null-move pruning, late-move reductions, check extension, capture-only
+  quiescence search.  Capturing the King ends the game (MATE - ply, so faster
+  wins score higher); a side with no move at all is a draw (0).
+* Evaluation: material + piece-square tables kept incrementally, plus a
+  "mop-up" term once one side is clearly ahead (drive the enemy King to the
+  edge, take away its flight squares, bring the own King and pieces close).
+* Budget: there is no clock (the time module is not allowed), so the search
+  is bounded by a node count, NODE_BUDGET.
+* Module-level state follows the game between calls (positions seen, the
+  estimated number of plies since the last capture), but the agent works
+  without it.
+"""
+
+import sys
+import random
+
+# ---------------------------------------------------------------------------
+# The one tuning knob: nodes (main search + quiescence) searched per move.
+NODE_BUDGET = 15000
+# derived: a whole game may use at most this many nodes (later moves get less)
+GAME_CAP = 24 * NODE_BUDGET
+# ---------------------------------------------------------------------------
+
+MATE = 100000
+MATE_BOUND = MATE - 1000
+INF = 1000000
+MAX_PLY = 64
+FIFTY = 50
+
+COLS = 'abcdefg'
+NAME_TO_CODE = {'Pawn': 1, 'Ferz': 2, 'Knight': 3, 'Bishop': 4, 'Rook': 5,
+                'Princess': 6, 'Empress': 7, 'Queen': 8, 'King': 9}
+CODE_TO_NAME = dict((v, k) for k, v in NAME_TO_CODE.items())
+
+# material values by type (index = type)
+BASE_VAL = [0, 100, 200, 300, 325, 500, 700, 800, 900, 0]
+# victim rank for MVV (King highest)
+VICT_RANK = [0, 1, 2, 3, 4, 5, 6, 7, 8, 15]
+
+
+def _sym19(vals):
+    """Length-19 list: entry t and entry -t (i.e. 19 - t) both hold vals[t]."""
+    out = [0] * 19
+    for t in range(1, 10):
+        out[t] = vals[t]
+        out[19 - t] = vals[t]
+    return out
+
+
+VAL = _sym19(BASE_VAL)
+NPM = _sym19([0, 0, 200, 300, 325, 500, 700, 800, 900, 0])
+TOTAL_NPM = 2 * (2 * 200 + 300 + 325 + 500 + 700 + 800 + 900)
+
+
+def _rc(sq):
+    return sq // 7, sq % 7
+
+
+def _on(r, c):
+    return 0 <= r < 7 and 0 <= c < 7
+
+
+KNIGHT_D = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
+KING_D = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
+FERZ_D = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+ORTH_D = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+DIAG_D = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+
+
+def _steps(dirs):
+    tab = []
+    for sq in range(49):
+        r, c = _rc(sq)
+        tab.append([(r + dr) * 7 + c + dc for dr, dc in dirs if _on(r + dr, c + dc)])
+    return tab
+
+
+def _rays(dirs):
+    tab = []
+    for sq in range(49):
+        r, c = _rc(sq)
+        rays = []
+        for dr, dc in dirs:
+            ray = []
+            rr, cc = r + dr, c + dc
+            while _on(rr, cc):
+                ray.append(rr * 7 + cc)
+                rr += dr
+                cc += dc
+            if ray:
+                rays.append(ray)
+        tab.append(rays)
+    return tab
+
+
+KNT = _steps(KNIGHT_D)
+KGT = _steps(KING_D)
+FZT = _steps(FERZ_D)
+ORTH = _rays(ORTH_D)
+DIAG = _rays(DIAG_D)
+EMPTY = [[] for _ in range(49)]
+
+# leaper targets and slider rays per type (index = positive type)
+LEAP = [EMPTY, EMPTY, FZT, KNT, EMPTY, EMPTY, KNT, KNT, EMPTY, KGT]
+SLIDE = [EMPTY, EMPTY, EMPTY, EMPTY, DIAG, ORTH,
+         DIAG, ORTH, [ORTH[i] + DIAG[i] for i in range(49)], EMPTY]
+
+# pawns: index 1 = White (toward higher rows), index -1 (= 2) = Black
+PUSH = [None, [], []]
+PCAP = [None, [], []]
+PATK = [None, [], []]   # PATK[s][sq]: squares from which a pawn of side s attacks sq
+for _s in (1, -1):
+    for _sq in range(49):
+        _r, _c = _rc(_sq)
+        _nr = _r + _s
+        PUSH[_s].append(_nr * 7 + _c if 0 <= _nr < 7 else -1)
+        PCAP[_s].append([_nr * 7 + _c + dc for dc in (-1, 1) if _on(_nr, _c + dc)])
+        _pr = _r - _s
+        PATK[_s].append([_pr * 7 + _c + dc for dc in (-1, 1) if _on(_pr, _c + dc)])
+
+SQUARES = tuple(range(49))
+
+# distances
+CHEB = [[max(abs(a // 7 - b // 7), abs(a % 7 - b % 7)) for b in range(49)] for a in range(49)]
+MANH = [[abs(a // 7 - b // 7) + abs(a % 7 - b % 7) for b in range(49)] for a in range(49)]
+EDGE = [max(abs(sq // 7 - 3), abs(sq % 7 - 3)) for sq in range(49)]        # 0 centre .. 3 edge
+CMAN = [abs(sq // 7 - 3) + abs(sq % 7 - 3) for sq in range(49)]            # 0 .. 6 (corner)
+
+
+def _pst_white(t, sq):
+    r, c = _rc(sq)
+    ring = 3 - EDGE[sq]          # 3 centre .. 0 edge
+    cm = 6 - CMAN[sq]            # 6 centre .. 0 corner
+    v = BASE_VAL[t]
+    if t == 1:
+        v += [0, 0, 6, 12, 18, 22, 14][r] + (3 - abs(c - 3)) * 3
+    elif t == 2:
+        v += ring * 6 + r * 2
+    elif t == 3:
+        v += cm * 6 - 6
+    elif t == 4:
+        v += ring * 5
+    elif t == 5:
+        v += (3 - abs(c - 3)) * 2 + (8 if r == 5 else 0)
+    elif t == 6:
+        v += cm * 4
+    elif t == 7:
+        v += cm * 3
+    elif t == 8:
+        v += cm * 2
+    elif t == 9:
+        v += -r * 4 - (2 if c in (0, 6) else 0)
+    return v
+
+
+PST = [[0] * 49 for _ in range(19)]
+for _t in range(1, 10):
+    for _sq in range(49):
+        _r, _c = _rc(_sq)
+        PST[_t][_sq] = _pst_white(_t, _sq)
+        PST[19 - _t][_sq] = -_pst_white(_t, (6 - _r) * 7 + _c)
+
+_rng = random.Random(20240917)
+ZOB = [[_rng.getrandbits(64) for _ in range(49)] for _ in range(19)]
+ZSIDE = _rng.getrandbits(64)
+ZHM = [_rng.getrandbits(64) for _ in range(FIFTY + 70)]
+
+# ---------------------------------------------------------------------------
+# Board helpers
+# ---------------------------------------------------------------------------
+
+
+def attacked(b, sq, s):
+    """True if square sq is attacked by side s (1 White, -1 Black)."""
+    for t in KNT[sq]:
+        q = b[t] * s
+        if q == 3 or q == 7 or q == 6:
+            return True
+    for t in KGT[sq]:
+        if b[t] * s == 9:
+            return True
+    for t in FZT[sq]:
+        if b[t] * s == 2:
+            return True
+    for t in PATK[s][sq]:
+        if b[t] * s == 1:
+            return True
+    for ray in ORTH[sq]:
+        for t in ray:
+            q = b[t]
+            if q:
+                q *= s
+                if q == 5 or q == 7 or q == 8:
+                    return True
+                break
+    for ray in DIAG[sq]:
+        for t in ray:
+            q = b[t]
+            if q:
+                q *= s
+                if q == 4 or q == 6 or q == 8:
+                    return True
+                break
+    return False
+
+
+def gen_moves(b, s, squares=SQUARES):
+    """All pseudo-legal moves of side s: (captures with MVV-LVA key, quiet moves).
+    squares: where to look for s's pieces (all squares, or a piece list)."""
+    caps = []
+    quiets = []
+    capp = caps.append
+    qapp = quiets.append
+    push = PUSH[s]
+    pcap = PCAP[s]
+    for fr in squares:
+        p = b[fr] * s
+        if p <= 0:
+            continue
+        if p == 1:
+            to = push[fr]
+            if to >= 0 and b[to] == 0:
+                qapp(fr | to << 6)
+            for to in pcap[fr]:
+                q = b[to] * s
+                if q < 0:
+                    capp((VICT_RANK[-q] << 4 | 14) << 12 | fr | to << 6)
+            continue
+        att = 15 - p
+        for to in LEAP[p][fr]:
+            q = b[to] * s
+            if q == 0:
+                qapp(fr | to << 6)
+            elif q < 0:
+                capp((VICT_RANK[-q] << 4 | att) << 12 | fr | to << 6)
+        for ray in SLIDE[p][fr]:
+            for to in ray:
+                q = b[to] * s
+                if q == 0:
+                    qapp(fr | to << 6)
+                else:
+                    if q < 0:
+                        capp((VICT_RANK[-q] << 4 | att) << 12 | fr | to << 6)
+                    break
+    return caps, quiets
+
+
+def gen_captures(b, s, squares=SQUARES):
+    caps = []
+    capp = caps.append
+    pcap = PCAP[s]
+    for fr in squares:
+        p = b[fr] * s
+        if p <= 0:
+            continue
+        if p == 1:
+            for to in pcap[fr]:
+                q = b[to] * s
+                if q < 0:
+                    capp((VICT_RANK[-q] << 4 | 14) << 12 | fr | to << 6)
+            continue
+        att = 15 - p
+        for to in LEAP[p][fr]:
+            q = b[to] * s
+            if q < 0:
+                capp((VICT_RANK[-q] << 4 | att) << 12 | fr | to << 6)
+        for ray in SLIDE[p][fr]:
+            for to in ray:
+                q = b[to]
+                if q:
+                    if q * s < 0:
+                        capp((VICT_RANK[-q * s] << 4 | att) << 12 | fr | to << 6)
+                    break
+    return caps
+
+
+def all_moves(b, s):
+    caps, quiets = gen_moves(b, s)
+    return [k & 4095 for k in caps] + quiets
+
+
+def king_sq(b, s):
+    k = 9 * s
+    if k in b:
+        return b.index(k)
+    return -1
+
+
+def in_check(b, s):
+    k = king_sq(b, s)
+    return k >= 0 and attacked(b, k, -s)
+
+
+def full_hash(b):
+    h = 0
+    for sq in range(49):
+        p = b[sq]
+        if p:
+            h ^= ZOB[p][sq]
+    return h
+
+
+def full_eval(b, pst=PST):
+    return sum(pst[p][sq] for sq, p in enumerate(b) if p)
+
+
+# king tropism weight per type (pieces near the enemy King)
+TROP_W = [0, 0, 2, 3, 2, 3, 5, 5, 6, 0]
+PROX = [0, 3, 2, 1, 0, 0, 0, 0]   # by Chebyshev distance
+
+
+def build_pst(b):
+    """Piece-square tables for one search: the static tables plus a bonus
+    for pieces standing near the enemy King's square at the root."""
+    if 9 not in b or -9 not in b:
+        return PST
+    wk = b.index(9)
+    bk = b.index(-9)
+    pst = [list(row) for row in PST]
+    cw = CHEB[bk]
+    cb = CHEB[wk]
+    for t in range(2, 9):
+        w = TROP_W[t]
+        rw = pst[t]
+        rb = pst[19 - t]
+        for sq in range(49):
+            rw[sq] += w * PROX[cw[sq]]
+            rb[sq] -= w * PROX[cb[sq]]
+    return pst
+
+
+def material(b, s):
+    return sum(NPM[p] for p in b if p * s > 0)
+
+
+def is_mated(b, s):
+    """Side s has moves and every one of them leaves its King attacked."""
+    mv = all_moves(b, s)
+    if not mv:
+        return False
+    for m in mv:
+        fr = m & 63
+        to = m >> 6
+        p = b[fr]
+        c = b[to]
+        if c == -9 * s:
+            return False
+        b[to] = p
+        b[fr] = 0
+        bad = in_check(b, s)
+        b[fr] = p
+        b[to] = c
+        if not bad:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Search
+# ---------------------------------------------------------------------------
+
+
+class Engine(object):
+    def __init__(self):
+        self.tt = {}
+        self.hist = [None, [0] * 4096, [0] * 4096]
+        self.b = [0] * 49
+        self.mat = [0, 0, 0]
+        self.nodes = 0
+        self.limit = 0
+        self.stop = False
+        self.rep = set()
+        self.hmkey = False
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 4)]
+        self.gen = 0
+        self.pst = PST
+        self.mcache = {}
+        self.pl = [None, set(), set()]
+
+    # -- evaluation -------------------------------------------------------
+    def evaluate(self, s, ev):
+        sc = ev
+        mat = self.mat
+        if sc > 150 or sc < -150:
+            sc += sc * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+        if sc > 150 and mat[2] <= 1500:
+            sc += self.mopup(1, mat[2])
+        elif sc < -150 and mat[1] <= 1500:
+            sc -= self.mopup(-1, mat[1])
+        return sc if s > 0 else -sc
+
+    def mopup(self, w, weakmat):
+        """Bonus for side w (clearly ahead) hunting the enemy King."""
+        b = self.b
+        ek = -9 * w
+        if ek not in b or 9 * w not in b:
+            return 0
+        if weakmat <= 500:
+            key = tuple(b)
+            v = self.mcache.get(key)
+            if v is not None:
+                return v
+        e = b.index(ek)
+        k = b.index(9 * w)
+        bonus = EDGE[e] * 14 + CMAN[e] * 4 + (6 - CHEB[k][e]) * 6
+        if weakmat > 900:
+            return bonus
+        cheb_e = CHEB[e]
+        near = 0
+        if weakmat > 500:
+            # own pieces close to the enemy King
+            sq = -1
+            for p in b:
+                sq += 1
+                p *= w
+                if p > 1 and p != 9:
+                    near += 6 - cheb_e[sq]
+            return bonus + near * 2
+        # few enemy pieces left: also count the weak King's flight squares
+        # (squares next to it that are not attacked; the King itself is taken
+        # off the board so that it does not block the lines behind it)
+        att = [False] * 49
+        b[e] = 0
+        sq = -1
+        for p in b:
+            sq += 1
+            p *= w
+            if p <= 0:
+                continue
+            if p == 1:
+                for t in PCAP[w][sq]:
+                    att[t] = True
+                continue
+            if p != 9:
+                near += 6 - cheb_e[sq]
+            for t in LEAP[p][sq]:
+                att[t] = True
+            for ray in SLIDE[p][sq]:
+                for t in ray:
+                    att[t] = True
+                    if b[t]:
+                        break
+        b[e] = ek
+        free = 0
+        for t in KGT[e]:
+            if b[t] * w >= 0 and not att[t]:
+                free += 1
+        bonus += near * 2 + (8 - free) * 8
+        if weakmat == 0:
+            bonus += 40
+        self.mcache[key] = bonus
+        return bonus
+
+    # -- quiescence -------------------------------------------------------
+    def evasions(self, alpha, beta, ply, s, ev):
+        """Side s is in check at the search frontier: no standing pat, every
+        move is tried (so a mate right behind the horizon is seen)."""
+        b = self.b
+        pl = self.pl
+        own = pl[s]
+        caps, quiets = gen_moves(b, s, own)
+        if not caps and not quiets:
+            return 0
+        caps.sort(reverse=True)
+        if caps and caps[0] >> 16 == 15:
+            return MATE - ply
+        moves = [k & 4095 for k in caps]
+        moves.extend(quiets)
+        mat = self.mat
+        pst = self.pst
+        ns = -s
+        opp = pl[ns]
+        best = -INF
+        for m in moves:
+            fr = m & 63
+            to = m >> 6
+            p = b[fr]
+            c = b[to]
+            b[to] = p
+            b[fr] = 0
+            own.remove(fr)
+            own.add(to)
+            if c:
+                opp.remove(to)
+                mat[ns] -= NPM[c]
+                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr] - pst[c][to])
+                mat[ns] += NPM[c]
+                opp.add(to)
+            else:
+                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr])
+            own.remove(to)
+            own.add(fr)
+            b[fr] = p
+            b[to] = c
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        return v
+        return best
+
+    def qsearch(self, alpha, beta, ply, s, ev):
+        self.nodes += 1
+        b = self.b
+        mat = self.mat
+        # static evaluation; the mop-up bonus (>= 0, for the side clearly
+        # ahead) is computed only when it can matter
+        e = ev
+        if e > 150 or e < -150:
+            # the side ahead likes trading pieces
+            e += e * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+        if s > 0:
+            stand = e
+            if e > 150 and mat[2] <= 1500:
+                if stand >= beta:
+                    return stand
+                stand += self.mopup(1, mat[2])
+            elif e < -150 and mat[1] <= 1500 and stand > alpha:
+                stand -= self.mopup(-1, mat[1])
+        else:
+            stand = -e
+            if e < -150 and mat[1] <= 1500:
+                if stand >= beta:
+                    return stand
+                stand += self.mopup(-1, mat[1])
+            elif e > 150 and mat[2] <= 1500 and stand > alpha:
+                stand -= self.mopup(1, mat[2])
+        if stand >= beta:
+            # a lower bound is enough here (a King capture would only be higher)
+            return stand
+        pl = self.pl
+        own = pl[s]
+        caps = gen_captures(b, s, own)
+        if not caps:
+            return stand
+        caps.sort(reverse=True)
+        if caps[0] >> 16 == 15:
+            return MATE - ply
+        if ply >= MAX_PLY:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        pst = self.pst
+        ns = -s
+        opp = pl[ns]
+        for k in caps:
+            fr = k & 63
+            to = (k >> 6) & 63
+            c = b[to]
+            if stand + VAL[c] + 200 < alpha:
+                continue
+            p = b[fr]
+            b[to] = p
+            b[fr] = 0
+            own.remove(fr)
+            own.add(to)
+            opp.remove(to)
+            mat[ns] -= NPM[c]
+            v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr] - pst[c][to])
+            mat[ns] += NPM[c]
+            own.remove(to)
+            own.add(fr)
+            opp.add(to)
+            b[fr] = p
+            b[to] = c
+            if v > alpha:
+                if v >= beta:
+                    return v
+                alpha = v
+        return alpha
+
+    # -- main search ------------------------------------------------------
+    def search(self, depth, alpha, beta, ply, s, h, ev, hm, donull):
+        b = self.b
+        if depth <= 0 and hm < FIFTY:
+            if h in self.rep:
+                return 0
+            return self.qsearch(alpha, beta, ply, s, ev)
+        ks = b.index(-9 * s) if -9 * s in b else -1
+        if ks >= 0 and attacked(b, ks, s):
+            return MATE - ply
+        if hm >= FIFTY:
+            if is_mated(b, s):
+                return -(MATE - ply)
+            return 0
+        if h in self.rep:
+            return 0
+        if depth <= 0:
+            return self.qsearch(alpha, beta, ply, s, ev)
+        self.nodes += 1
+        if self.nodes >= self.limit:
+            self.stop = True
+            return 0
+        if ply >= MAX_PLY:
+            return self.evaluate(s, ev)
+
+        # mate distance pruning
+        if alpha < -(MATE - ply):
+            alpha = -(MATE - ply)
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+
+        key = h ^ ZHM[hm] if self.hmkey else h
+        ent = self.tt.get(key)
+        ttm = 0
+        if ent is not None:
+            d, f, sc, ttm, g = ent
+            if d >= depth and g == self.gen:
+                if sc > MATE_BOUND:
+                    sc -= ply
+                elif sc < -MATE_BOUND:
+                    sc += ply
+                if f == 0 or (f == 1 and sc >= beta) or (f == 2 and sc <= alpha):
+                    return sc
+
+        mk = b.index(9 * s) if 9 * s in b else -1
+        chk = mk >= 0 and attacked(b, mk, -s)
+        if chk and ply < 24:
+            depth += 1
+
+        pv = beta - alpha > 1
+        mat = self.mat
+        pst = self.pst
+        ns = -s
+        # null move
+        if (donull and not chk and not pv and depth >= 3 and mat[s if s > 0 else 2] >= 500
+                and beta < MATE_BOUND):
+            if self.evaluate(s, ev) >= beta:
+                r = 3 if depth >= 6 else 2
+                v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, ns, h ^ ZSIDE, ev, hm + 1, False)
+                if self.stop:
+                    return 0
+                if v >= beta:
+                    return beta
+
+        alpha0 = alpha
+        best = -INF
+        bestm = 0
+        searched = 0
+        hist = self.hist[s]
+        killers = self.killers[ply]
+        zp = ZOB
+        nh0 = h ^ ZSIDE
+        pl = self.pl
+        own = pl[s]
+        opp = pl[ns]
+
+        # TT move first
+        if ttm:
+            fr = ttm & 63
+            to = ttm >> 6
+            p = b[fr]
+            c = b[to]
+            if p * s > 0 and c * s <= 0:
+                b[to] = p
+                b[fr] = 0
+                own.remove(fr)
+                own.add(to)
+                if c:
+                    opp.remove(to)
+                    mat[ns] -= NPM[c]
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns,
+                                     nh0 ^ zp[p][fr] ^ zp[p][to] ^ zp[c][to],
+                                     ev + pst[p][to] - pst[p][fr] - pst[c][to], 0, True)
+                    mat[ns] += NPM[c]
+                    opp.add(to)
+                else:
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns,
+                                     nh0 ^ zp[p][fr] ^ zp[p][to],
+                                     ev + pst[p][to] - pst[p][fr], hm + 1, True)
+                own.remove(to)
+                own.add(fr)
+                b[fr] = p
+                b[to] = c
+                if self.stop:
+                    return 0
+                searched = 1
+                best = v
+                bestm = ttm
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        if not c:
+                            hist[ttm] += depth * depth
+                            if killers[0] != ttm:
+                                killers[1] = killers[0]
+                                killers[0] = ttm
+                        self.tt[key] = (depth, 1, v + ply if v > MATE_BOUND else (v - ply if v < -MATE_BOUND else v), ttm, self.gen)
+                        return v
+            else:
+                ttm = 0
+
+        caps, quiets = gen_moves(b, s, own)
+        if not caps and not quiets:
+            return 0
+        caps.sort(reverse=True)
+        k0, k1 = killers
+        ordered = []
+        for m in quiets:
+            if m == k0:
+                ordered.append(1 << 40 | m)
+            elif m == k1:
+                ordered.append(1 << 39 | m)
+            else:
+                ordered.append(hist[m] << 12 | m)
+        ordered.sort(reverse=True)
+        moves = [k & 4095 for k in caps]
+        moves.extend([k & 4095 for k in ordered])
+        ncaps = len(caps)
+
+        rep = self.rep
+        idx = -1
+        for m in moves:
+            idx += 1
+            if m == ttm:
+                continue
+            fr = m & 63
+            to = m >> 6
+            p = b[fr]
+            c = b[to]
+            if c == -9 * s:
+                return MATE - ply
+            b[to] = p
+            b[fr] = 0
+            own.remove(fr)
+            own.add(to)
+            if c:
+                opp.remove(to)
+                mat[ns] -= NPM[c]
+                nh = nh0 ^ zp[p][fr] ^ zp[p][to] ^ zp[c][to]
+                nev = ev + pst[p][to] - pst[p][fr] - pst[c][to]
+                nhm = 0
+            else:
+                nh = nh0 ^ zp[p][fr] ^ zp[p][to]
+                nev = ev + pst[p][to] - pst[p][fr]
+                nhm = hm + 1
+            if depth == 1 and nhm < FIFTY:
+                # frontier: straight into quiescence
+                if nh in rep:
+                    v = 0
+                elif ks >= 0 and attacked(b, ks, s):
+                    v = -self.evasions(-beta, -alpha, ply + 1, ns, nev)
+                else:
+                    v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev)
+            elif searched == 0:
+                v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True)
+            else:
+                red = 0
+                if (depth >= 3 and idx >= ncaps + 3 and not chk and not c):
+                    red = 1 if idx < ncaps + 10 else 2
+                    if red >= depth - 1:
+                        red = depth - 2
+                v = -self.search(depth - 1 - red, -alpha - 1, -alpha, ply + 1, ns, nh, nev, nhm, True)
+                if v > alpha and not self.stop and (red or v < beta):
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True)
+            if c:
+                mat[ns] += NPM[c]
+                opp.add(to)
+            own.remove(to)
+            own.add(fr)
+            b[fr] = p
+            b[to] = c
+            if self.stop:
+                return 0
+            searched += 1
+            if v > best:
+                best = v
+                bestm = m
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        if not c:
+                            hist[m] += depth * depth
+                            if killers[0] != m:
+                                killers[1] = killers[0]
+                                killers[0] = m
+                        break
+        if best >= beta:
+            flag = 1
+        elif best > alpha0:
+            flag = 0
+        else:
+            flag = 2
+        st = best
+        if st > MATE_BOUND:
+            st += ply
+        elif st < -MATE_BOUND:
+            st -= ply
+        self.tt[key] = (depth, flag, st, bestm, self.gen)
+        return best
+
+    # -- root ---------------------------------------------------------------
+    def think(self, b, hm, budget, game_hist, hard=None):
+        """Pick a move for White on flat board b (not modified).
+
+        budget: soft node budget (no new iteration once half of it is used);
+        hard: absolute node limit, used when the score drops (default 2x)."""
+        self.b = b = list(b)
+        s = 1
+        self.mat = [0, material(b, 1), material(b, -1)]
+        self.nodes = 0
+        self.stop = False
+        if hard is None:
+            hard = 2 * budget
+        self.limit = budget
+        self.depth_done = 0
+        self.rep = set(game_hist)
+        self.hmkey = hm >= 20
+        self.gen += 1
+        if len(self.tt) > 400000:
+            self.tt = {}
+        self.pst = build_pst(b)
+        self.mcache = {}
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 4)]
+        h = full_hash(b)
+        ev = full_eval(b, self.pst)
+        self.rep.discard(h)
+
+        caps, quiets = gen_moves(b, s)
+        caps.sort(reverse=True)
+        moves = [k & 4095 for k in caps] + quiets
+        if not moves:
+            return None, 0
+        if caps and caps[0] >> 16 == 15:
+            return caps[0] & 4095, MATE
+        # safety: moves after which our King is not attacked
+        safe = []
+        for m in moves:
+            fr = m & 63
+            to = m >> 6
+            p = b[fr]
+            c = b[to]
+            b[to] = p
+            b[fr] = 0
+            ok = not in_check(b, s)
+            b[fr] = p
+            b[to] = c
+            if ok:
+                safe.append(m)
+        if len(safe) == 1:
+            return safe[0], 0
+        if not safe:
+            return moves[0], -MATE
+        # only safe moves at the root (an unsafe one loses at once)
+        moves = safe
+        # decay history
+        for hs in (self.hist[1], self.hist[2]):
+            for i in range(4096):
+                if hs[i]:
+                    hs[i] >>= 2
+
+        best = moves[0]
+        best_score = -INF
+        prev_score = None
+        mat = self.mat
+        pst = self.pst
+        self.pl = [None, set(i for i in SQUARES if b[i] > 0), set(i for i in SQUARES if b[i] < 0)]
+        own = self.pl[1]
+        opp = self.pl[2]
+        extended = False
+        for depth in range(1, MAX_PLY):
+            alpha = -INF
+            beta = INF
+            it_best = 0
+            it_score = -INF
+            scores = {}
+            nh0 = h ^ ZSIDE
+            for i, m in enumerate(moves):
+                fr = m & 63
+                to = m >> 6
+                p = b[fr]
+                c = b[to]
+                b[to] = p
+                b[fr] = 0
+                own.remove(fr)
+                own.add(to)
+                if c:
+                    opp.remove(to)
+                    mat[2] -= NPM[c]
+                    nh = nh0 ^ ZOB[p][fr] ^ ZOB[p][to] ^ ZOB[c][to]
+                    nev = ev + pst[p][to] - pst[p][fr] - pst[c][to]
+                    nhm = 0
+                else:
+                    nh = nh0 ^ ZOB[p][fr] ^ ZOB[p][to]
+                    nev = ev + pst[p][to] - pst[p][fr]
+                    nhm = hm + 1
+                if i == 0:
+                    v = -self.search(depth - 1, -beta, -alpha, 1, -s, nh, nev, nhm, True)
+                else:
+                    v = -self.search(depth - 1, -alpha - 1, -alpha, 1, -s, nh, nev, nhm, True)
+                    if v > alpha and not self.stop:
+                        v = -self.search(depth - 1, -beta, -alpha, 1, -s, nh, nev, nhm, True)
+                if c:
+                    mat[2] += NPM[c]
+                    opp.add(to)
+                own.remove(to)
+                own.add(fr)
+                b[fr] = p
+                b[to] = c
+                if self.stop:
+                    break
+                scores[m] = v
+                if v > alpha:
+                    alpha = v
+                    it_best = m
+                    it_score = v
+                    if i > 0 and depth >= 4 and not extended and self.limit < hard:
+                        # the best move changed late: allow more nodes
+                        self.limit = hard
+                        extended = True
+            if self.stop:
+                # the first move searched is the previous best: any it_best is
+                # either it (fresh score) or a move that beat it
+                if it_best:
+                    best = it_best
+                    best_score = it_score
+                break
+            best = it_best
+            best_score = it_score
+            self.depth_done = depth
+            moves.sort(key=lambda mm: scores.get(mm, -INF), reverse=True)
+            if best_score > MATE_BOUND or best_score < -MATE_BOUND:
+                break
+            if (depth >= 3 and not extended and prev_score is not None
+                    and best_score < prev_score - 40 and self.limit < hard):
+                self.limit = hard
+                extended = True
+            prev_score = best_score
+            if self.nodes * 2 > self.limit:
+                break
+        return best, best_score
+
+
+ENGINE = Engine()
+
+# game-tracking state (module level; optional)
+GAME = {'after': None, 'hm_after': 0, 'seen': [], 'nodes': 0}
+
+
+def dict_to_flat(gameboard):
+    b = [0] * 49
+    for (col, row), (name, colour) in gameboard.items():
+        t = NAME_TO_CODE[name]
+        sq = int(row) * 7 + COLS.index(col)
+        b[sq] = t if colour == 'White' else -t
+    return b
+
+
+def move_to_tuple(m):
+    fr = m & 63
+    to = m >> 6
+    return ((COLS[fr % 7], fr // 7), (COLS[to % 7], to // 7))
+
+
+def _reached_by_black(prev, cur):
+    """Is flat board cur reachable from prev by one Black move?  Returns
+    (True, captured) or (False, False)."""
+    for m in all_moves(prev, -1):
+        fr = m & 63
+        to = m >> 6
+        p = prev[fr]
+        c = prev[to]
+        prev[to] = p
+        prev[fr] = 0
+        same = prev == cur
+        prev[fr] = p
+        prev[to] = c
+        if same:
+            return True, c != 0
+    return False, False
+
+
+def _fallback(b):
+    """Some pseudo-legal move, preferring a King capture, then a safe move."""
+    caps, quiets = gen_moves(b, 1)
+    caps.sort(reverse=True)
+    moves = [k & 4095 for k in caps] + quiets
+    if not moves:
+        return None
+    if caps and caps[0] >> 16 == 15:
+        return moves[0]
+    for m in moves:
+        fr = m & 63
+        to = m >> 6
+        p = b[fr]
+        c = b[to]
+        b[to] = p
+        b[fr] = 0
+        ok = not in_check(b, 1)
+        b[fr] = p
+        b[to] = c
+        if ok:
+            return m
+    return moves[0]
+
+
+def _choose(gameboard):
+    b = dict_to_flat(gameboard)
+    # follow the game: was this position reached from our last one?
+    hm = 0
+    seen = []
+    prev = GAME.get('after')
+    if prev is not None:
+        ok, cap = _reached_by_black(list(prev), b)
+        if ok:
+            hm = 0 if cap else GAME['hm_after'] + 1
+            seen = GAME['seen']
+    if not seen:
+        ENGINE.tt = {}
+    h = full_hash(b)
+    # node allowance: NODE_BUDGET per move while the game's allowance
+    # (GAME_CAP) lasts, then shrinking smoothly down to NODE_BUDGET // 6
+    used = GAME['nodes'] if seen else 0
+    remaining = GAME_CAP - used
+    budget = max(NODE_BUDGET // 6, min(NODE_BUDGET, remaining // 14))
+    hard = max(budget, min(2 * budget, remaining // 6))
+    m, score = ENGINE.think(b, hm, budget, seen, hard)
+    GAME['info'] = (score, ENGINE.depth_done, ENGINE.nodes, hm)
+    GAME['nodes'] = used + ENGINE.nodes
+    if m is None:
+        return None
+    fr = m & 63
+    to = m >> 6
+    after = list(b)
+    c = after[to]
+    after[to] = after[fr]
+    after[fr] = 0
+    seen = list(seen)
+    seen.append(h)
+    seen.append(full_hash(after) ^ ZSIDE)
+    GAME['after'] = after
+    GAME['hm_after'] = 0 if c else hm + 1
+    GAME['seen'] = seen
+    return m
+
+
+def studentAgent(gameboard):
+    """Return White's move ((col, row), (col, row)) for the given gameboard."""
+    m = None
+    try:
+        m = _choose(gameboard)
+    except:  # noqa: E722  (any internal error: fall back to a simple move)
+        m = None
+    if m is None:
+        try:
+            GAME['after'] = None
+            m = _fallback(dict_to_flat(gameboard))
+        except:  # noqa: E722
+            m = None
+    if m is None:
+        return _last_resort(gameboard)
+    return move_to_tuple(m)
+
+
+def _last_resort(gameboard):
+    """Very plain move finder used only if everything else failed."""
+    try:
+        for (col, row), (name, colour) in list(gameboard.items()):
+            if colour != 'White':
+                continue
+            c = COLS.index(col)
+            r = int(row)
+            for dc, dr in KING_D + KNIGHT_D:
+                nc, nr = c + dc, r + dr
+                if not _on(nr, nc):
+                    continue
+                tgt = gameboard.get((COLS[nc], nr))
+                if tgt is not None and tgt[1] == 'White':
+                    continue
+                if name == 'Pawn' and not ((dc == 0 and dr == 1 and tgt is None) or
+                                           (abs(dc) == 1 and dr == 1 and tgt is not None)):
+                    continue
+                if name == 'Knight' and (dc, dr) not in KNIGHT_D:
+                    continue
+                if name == 'Ferz' and (abs(dc) != 1 or abs(dr) != 1):
+                    continue
+                if name in ('King', 'Queen') and (dc, dr) not in KING_D:
+                    continue
+                if name == 'Rook' and (dc, dr) not in ORTH_D:
+                    continue
+                if name == 'Bishop' and (dc, dr) not in DIAG_D:
+                    continue
+                if name == 'Empress' and (dc, dr) not in ORTH_D + KNIGHT_D:
+                    continue
+                if name == 'Princess' and (dc, dr) not in DIAG_D + KNIGHT_D:
+                    continue
+                return ((col, r), (COLS[nc], nr))
+    except:  # noqa: E722
+        pass
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Optional: read a config file (sys.argv[1]) into a gameboard dict.
+# ---------------------------------------------------------------------------
+COUNT_ORDER = ['King', 'Queen', 'Bishop', 'Rook', 'Knight', 'Ferz', 'Princess', 'Empress', 'Pawn']
+
+
+def _parse_piece_line(line):
+    txt = line.strip().strip('[]').strip()
+    name, pos = [x.strip() for x in txt.split(',')]
+    return name, (pos[0], int(pos[1:]))
+
+
+def setUpBoard():
+    """Read the config file named by sys.argv[1]; return the gameboard dict
+    (Own = White, Enemy = Black; order Own 1, Enemy 1, Own 2, Enemy 2, ...)."""
+    with open(sys.argv[1]) as fh:
+        lines = [ln.rstrip('\r\n') for ln in fh.read().splitlines()]
+    blocks = {}
+    i = 0
+    n = len(lines)
+    while i < n:
+        ln = lines[i]
+        low = ln.lower()
+        if low.startswith('number of') and ':' in ln:
+            side = 'Black' if 'enemy' in low else 'White'
+            counts = [int(x) for x in ln.split(':', 1)[1].split()]
+            total = sum(counts)
+            pieces = [_parse_piece_line(lines[i + 2 + j]) for j in range(total)]
+            blocks[side] = pieces
+            i += 2 + total
+        else:
+            i += 1
+    own = blocks.get('White', [])
+    enemy = blocks.get('Black', [])
+    board = {}
+    for j in range(max(len(own), len(enemy))):
+        if j < len(own):
+            name, sq = own[j]
+            board[sq] = (name, 'White')
+        if j < len(enemy):
+            name, sq = enemy[j]
+            board[sq] = (name, 'Black')
+    return board

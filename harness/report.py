@@ -1,0 +1,190 @@
+"""The main job: how an agent does against the course's opponents, judged by the course's marks.
+
+`plan_report` lays out one series per opponent and colour (in ``OUT/<opponent>[@black]/``),
+`harness.series` plays them, and `build_report` turns the records into report.json's
+structure; `render_text` and `render_markdown` present it. Pass marks are data, here only.
+"""
+import os
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .results import side_summary, write_json
+from .series import SeriesPlan
+
+# The course's pass marks (not-lost rate against each opponent; a draw counts as not lost).
+PASS_MARKS: Dict[str, float] = {"dummy": 1.0, "random": 1.0, "greedy": 0.9, "smart": 0.9, "minimax": 0.8}
+DEFAULT_OPPONENTS: Tuple[str, ...] = tuple(PASS_MARKS)
+COURSE_GAME_SECONDS = 30.0     # the course's grader stops a game's run after this
+COLOURS = ("white", "black")
+REPORT_JSON, REPORT_MD = "report.json", "report.md"
+
+
+def entry_key(opponent: str, colour: str) -> str:
+    """report.json's key: the opponent's name for our agent as White, NAME@black as Black."""
+    return opponent if colour == "white" else f"{opponent}@black"
+
+
+def directory_name(key: str) -> str:
+    """A series directory name for a key (a file opponent's path becomes one path component)."""
+    return re.sub(r"[^A-Za-z0-9_.@+-]", "_", key)
+
+
+def plan_report(agent: str, opponents: Sequence[str], colours: Sequence[str], games: int, out: str,
+                **series) -> List[Tuple[str, str, str, SeriesPlan]]:
+    """(key, opponent, colour, plan) for every opponent and colour; `series` goes to each plan."""
+    out_plans = []
+    for opponent in opponents:
+        for colour in colours:
+            white, black = (agent, opponent) if colour == "white" else (opponent, agent)
+            key = entry_key(opponent, colour)
+            plan = SeriesPlan(out=os.path.join(out, directory_name(key)), white=white, black=black,
+                              games=games, label=key, perspective=colour, **series)
+            out_plans.append((key, opponent, colour, plan))
+    return out_plans
+
+
+def opponent_entry(opponent: str, colour: str, records: List[dict]) -> dict:
+    """One row of the report: the agent's results against one opponent in one colour."""
+    s = side_summary(records, colour)
+    mark = PASS_MARKS.get(opponent)
+    return {
+        "opponent": opponent,
+        "colour": colour,
+        "games": s["games"],
+        "wins": s["wins"],
+        "draws": s["draws"],
+        "losses": s["losses"],
+        "win_rate": s["win_rate"],
+        "not_lost_rate": s["not_lost_rate"],
+        "pass_mark": mark,
+        "passed": None if mark is None else s["games"] > 0 and s["not_lost_rate"] >= mark,
+        "won_all": s["games"] > 0 and s["wins"] == s["games"],
+        "termination": s["termination"],
+        "lost_by": s["lost_by"],
+        "move_seconds": s["move_seconds"],
+        "game_seconds_max": s["game_seconds_max"],
+        "game_seconds_limit": COURSE_GAME_SECONDS,
+        "plies": s["plies"],
+        "printed_games": s["printed_games"],
+        "mutated_games": s["mutated_games"],
+        "errors": s["errors"],
+    }
+
+
+def build_report(agent: str, settings: dict, entries: Dict[str, dict]) -> dict:
+    """report.json: the agent, how the games were played, one entry per opponent, and notes."""
+    notes = []
+    for field, text in (("printed_games", "printed output, which the course's autograder rejects,"),
+                        ("mutated_games", "changed the board it was given (harmless here: it only "
+                                          "ever gets a copy)")):
+        hit = {key: e[field] for key, e in entries.items() if e[field]}
+        if hit:
+            where = ", ".join(f"{key} {count}/{entries[key]['games']}" for key, count in hit.items())
+            notes.append(f"{agent} {text} in {sum(hit.values())} games ({where}).")
+    for key, e in entries.items():
+        if e["game_seconds_max"] > COURSE_GAME_SECONDS:
+            notes.append(f"against {key} one game took {e['game_seconds_max']:.1f} s of {agent}'s "
+                         f"thinking, over the course's {COURSE_GAME_SECONDS:g} s limit.")
+        for reason in ("illegal_move", "timeout", "crash"):
+            if e["lost_by"].get(reason):
+                notes.append(f"{agent} lost {e['lost_by'][reason]} games against {key} by {reason}; "
+                             f"first errors: {' | '.join(e['errors'][:2])}")
+    judged = [e["passed"] for e in entries.values() if e["passed"] is not None]
+    return {
+        "agent": agent,
+        "settings": settings,
+        "passed": bool(judged) and all(judged),
+        "won_all": bool(entries) and all(e["won_all"] for e in entries.values()),
+        "opponents": entries,
+        "notes": notes,
+    }
+
+
+# ----------------------------------------------------------------------------- presenting
+
+
+def _percent(rate: Optional[float]) -> str:
+    return "-" if rate is None else f"{100 * rate:.1f}"
+
+
+def _seconds(value: Optional[float]) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _verdict(passed: Optional[bool]) -> str:
+    return "-" if passed is None else ("PASS" if passed else "FAIL")
+
+
+def _endings(termination: Dict[str, int]) -> str:
+    return ", ".join(f"{reason} {count}" for reason, count in termination.items())
+
+
+HEADER = ("opponent", "colour", "games", "W", "D", "L", "win %", "not lost %", "pass mark %",
+          "course", "all won", "s/move mean", "median", "max", "longest game s", "endings")
+
+
+def table_rows(report: dict) -> List[Tuple[str, ...]]:
+    rows = []
+    for key, e in report["opponents"].items():
+        rows.append((
+            e["opponent"], e["colour"], str(e["games"]), str(e["wins"]), str(e["draws"]),
+            str(e["losses"]), _percent(e["win_rate"]), _percent(e["not_lost_rate"]),
+            _percent(e["pass_mark"]), _verdict(e["passed"]), "yes" if e["won_all"] else "no",
+            _seconds(e["move_seconds"]["mean"]), _seconds(e["move_seconds"]["median"]),
+            _seconds(e["move_seconds"]["max"]),
+            f"{e['game_seconds_max']:.2f} / {e['game_seconds_limit']:g}", _endings(e["termination"]),
+        ))
+    return rows
+
+
+def settings_line(report: dict) -> str:
+    s = report["settings"]
+    start = "the start position" if not s.get("config") else f"the position in {s['config']}"
+    return (f"{s['games']} games per opponent and colour from {start}, seeds {s['seed']}.."
+            f"{s['seed'] + s['games'] - 1}; draw after {s['fifty']} plies without a capture; "
+            f"at most {s['max_plies']} plies; {s['move_timeout']:g} s per move for files.")
+
+
+def verdict_line(report: dict) -> str:
+    course = "PASS" if report["passed"] else "FAIL"
+    ours = "yes" if report["won_all"] else "no"
+    return (f"Course pass marks (not-lost rate): {course}.  "
+            f"Our target, every game won: {ours}.")
+
+
+def render_text(report: dict) -> str:
+    """The report as an aligned plain-text table for the terminal."""
+    rows = [HEADER] + table_rows(report)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
+    lines = [f"Report for {report['agent']}: {settings_line(report)}", ""]
+    for n, row in enumerate(rows):
+        cells = [cell.ljust(w) if i in (0, 1, 9, 10, 15) else cell.rjust(w)
+                 for i, (cell, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines += ["", verdict_line(report)]
+    lines += [f"note: {note}" for note in report["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: dict) -> str:
+    lines = [f"# Report: {report['agent']}", "", settings_line(report), "",
+             "| " + " | ".join(HEADER) + " |",
+             "|" + "|".join("---" if i in (0, 1, 9, 10, 15) else "---:" for i in range(len(HEADER))) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in table_rows(report)]
+    lines += ["", verdict_line(report), "",
+              "W/D/L are the agent's wins, draws and losses. The course passes an opponent when the",
+              "not-lost rate (wins + draws) reaches its pass mark; *all won* is our stricter target.",
+              "Seconds are the agent's own thinking per move; *longest game s* is its total thinking in",
+              "its longest game, against the course's 30 s per game."]
+    if report["notes"]:
+        lines += ["", "## Notes", ""] + [f"- {note}" for note in report["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(out: str, report: dict) -> None:
+    os.makedirs(out, exist_ok=True)
+    write_json(os.path.join(out, REPORT_JSON), report)
+    with open(os.path.join(out, REPORT_MD), "w", encoding="utf-8") as handle:
+        handle.write(render_markdown(report))

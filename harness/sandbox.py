@@ -1,0 +1,234 @@
+"""A student file as an Agent that runs in its own process, so nothing it does can stop the referee.
+
+One worker process (`harness/sandbox_worker.py`) per side per game: it imports the file once, so
+module-level state lasts the whole game, as in the course. The two talk JSON lines over a pair of
+dedicated pipes; the worker's fd 1 and 2 go to a capture file, so what the student prints never
+reaches the referee's output and is kept for the record (`printed_output()`).
+
+Faults become the exceptions the referee already scores: no answer within `move_timeout`
+seconds -> AgentTimeout (the process is killed); an exception, `sys.exit`, `os._exit`, a signal or
+an import failure -> StudentCrash with the text; an answer that is not two squares -> an object
+whose repr is the student's answer, which the referee rejects as an illegal move. A failure at
+import is raised on the side's first move. If the student changed the board it was given, the
+same change is made to the copy the referee handed in, so the referee notices it as it would
+for an in-process agent (its own board is never touched).
+"""
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Optional
+
+from agents.base import Agent, AgentTimeout
+from .variant import BLACK, WHITE, CS3243
+
+WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_worker.py")
+DEFAULT_MOVE_TIMEOUT = 30.0
+OUTPUT_LIMIT = 4096          # bytes of printed output kept per side and game
+_OTHER = {WHITE: BLACK, BLACK: WHITE}
+
+
+class StudentCrash(Exception):
+    """The student's process failed: it raised, exited, died, or could not be imported."""
+
+
+class _Died(Exception):
+    pass
+
+
+class RawAnswer:
+    """An answer that is not two squares, carried as the student's own repr for the record."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def describe_exit(code: Optional[int]) -> str:
+    if code is None:
+        return "closed its pipe"
+    if code < 0:
+        try:
+            return f"was killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+def read_output(fd: int, limit: int = OUTPUT_LIMIT, offset: int = 0) -> Optional[str]:
+    """What the worker printed from `offset` on (None when nothing), cut to `limit` bytes.
+    pread, because the file offset is shared with the worker, which may still write."""
+    size = os.fstat(fd).st_size - offset
+    if size <= 0:
+        return None
+    text = os.pread(fd, min(size, limit), offset).decode("utf-8", errors="replace")
+    if size > limit:
+        text += f"\n... [{size - limit} more bytes]"
+    return text
+
+
+class SandboxAgent(Agent):
+    """A student file in a worker process; `mode='raw'` calls studentAgent without mirroring."""
+
+    def __init__(self, path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, mode: str = "agent",
+                 name: Optional[str] = None):
+        self.path = path
+        self.name = name or path
+        self.move_timeout = float(move_timeout)
+        self.mode = mode
+        self.proc: Optional[subprocess.Popen] = None
+        self.colour: Optional[str] = None
+        self.failure: Optional[BaseException] = None
+        self.failure_line: Optional[int] = None   # the student's line where it failed, if known
+        self.last_reply: dict = {}                 # the worker's last answer message (for check)
+        self.import_output_bytes = 0     # printed while the file was imported
+        self._capture = None
+        self._requests = -1
+        self._replies = -1
+        self._buffer = b""
+        self._output: Optional[str] = None
+
+    # -- process ------------------------------------------------------------------------------
+
+    def start_game(self, colour: str, seed: Any = 0) -> None:
+        """Start the worker and wait (at most move_timeout) for the file to be imported.
+        Never raises for the student's faults: they are kept and raised on the first move."""
+        self.close()
+        self.colour, self.failure, self._buffer, self._output = colour, None, b"", None
+        self.failure_line, self.last_reply = None, {}
+        self._capture = tempfile.TemporaryFile()
+        req_r, self._requests = os.pipe()
+        self._replies, rep_w = os.pipe()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-S", "-u", WORKER, str(req_r), str(rep_w), self.mode,
+                 os.path.abspath(self.path), colour, str(seed)],
+                stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
+                pass_fds=(req_r, rep_w), close_fds=True)
+        finally:
+            os.close(req_r)
+            os.close(rep_w)
+        try:
+            ready = self._receive(time.monotonic() + self.move_timeout)
+        except AgentTimeout:
+            self._kill()
+            self.failure = AgentTimeout(f"import did not finish within {self.move_timeout:g} s")
+            return
+        except _Died:
+            self.failure = StudentCrash(f"the process {describe_exit(self._exit_code())} during import")
+            return
+        except StudentCrash as exc:
+            self._kill()
+            self.failure = exc
+            return
+        self.import_output_bytes = os.fstat(self._capture.fileno()).st_size
+        if not ready.get("ready"):
+            self.failure = StudentCrash(self._failure_text(ready))
+            self._kill()
+
+    def _exit_code(self) -> Optional[int]:
+        try:
+            return self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._kill()
+            return None
+
+    def _kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+        if self.proc is not None:
+            self.proc.wait()
+
+    def _receive(self, deadline: float) -> dict:
+        """The next JSON line from the worker; AgentTimeout past the deadline, _Died on EOF."""
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AgentTimeout(f"no answer within {self.move_timeout:g} s")
+            ready, _, _ = select.select([self._replies], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(self._replies, 65536)
+            if not chunk:
+                raise _Died()
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise StudentCrash(f"broke the referee's protocol: {line[:100]!r}") from None
+
+    def _failure_text(self, message: dict) -> str:
+        self.failure_line = message.get("line")
+        where = f" ({os.path.basename(self.path)} line {message['line']})" if message.get("line") else ""
+        return f"{message.get('error', 'failed')}{where}"
+
+    # -- Agent --------------------------------------------------------------------------------
+
+    def choose_move(self, gameboard, colour, rng):
+        if self.proc is None:
+            self.start_game(colour, rng.getrandbits(32))
+        if self.failure is not None:
+            raise self.failure
+        request = {"board": [[c, r, piece, side] for (c, r), (piece, side) in gameboard.items()],
+                   "colour": colour}
+        try:
+            data = (json.dumps(request) + "\n").encode()
+            while data:
+                data = data[os.write(self._requests, data):]
+            reply = self._receive(time.monotonic() + self.move_timeout)
+        except AgentTimeout as exc:
+            self._kill()
+            self.failure = exc
+            raise
+        except (_Died, BrokenPipeError):
+            self.failure = StudentCrash(f"the process {describe_exit(self._exit_code())} during its move")
+            raise self.failure from None
+        self.last_reply = reply
+        if not reply.get("ok"):
+            self.failure = StudentCrash(self._failure_text(reply))
+            self._kill()
+            raise self.failure
+        if reply.get("mutated"):
+            self._reflect_mutation(gameboard, reply["mutated"].get("rows"), colour)
+        move = reply.get("move")
+        if move is None:
+            return RawAnswer(reply.get("repr", "?"))
+        return (tuple(move[0]), tuple(move[1]))
+
+    def _reflect_mutation(self, gameboard, rows, colour) -> None:
+        """Make the student's change to the board it was given on the referee's disposable copy."""
+        gameboard.clear()
+        mirror = self.mode == "agent" and colour == BLACK
+        for c, r, piece, side in rows or []:
+            if mirror and isinstance(r, int) and side in _OTHER:
+                r, side = CS3243.rows - 1 - r, _OTHER[side]
+            gameboard[(c, r)] = (piece, side)
+        if not rows:
+            gameboard[("?", -1)] = ("unrepresentable", "?")
+
+    def printed_output(self, offset: int = 0) -> Optional[str]:
+        """What the student printed this game from byte `offset` on (cut to OUTPUT_LIMIT
+        bytes), or None."""
+        if self._capture is not None:
+            self._output = read_output(self._capture.fileno(), offset=offset)
+        return self._output
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self._kill()
+            self.printed_output()
+        for fd in (self._requests, self._replies):
+            if fd >= 0:
+                os.close(fd)
+        self._requests = self._replies = -1
+        if self._capture is not None:
+            self._capture.close()
+            self._capture = None
+        self.proc = None

@@ -1,0 +1,156 @@
+"""Series: records on disk, seeds and replays, parallel == serial, resume after a kill,
+refusing to mix series, and hostile files that never stop a series."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.results import RESULTS_FILE, ResultsError, read_records
+from harness.series import SeriesPlan, game_task, run_game, run_plans
+
+REPO = Path(__file__).resolve().parent.parent
+HOSTILE = REPO / "tests" / "fixtures" / "hostile"
+MOVE = re.compile(r"^[a-g][0-6][a-g][0-6]$")
+
+
+def run(out, white="random", black="dummy", games=6, jobs=2, resume=False, **settings):
+    plan = SeriesPlan(out=str(out), white=white, black=black, games=games, **settings)
+    return plan, run_plans([plan], jobs=jobs, resume=resume, progress=False)[0]
+
+
+def lines(out):
+    return (Path(out) / RESULTS_FILE).read_text().splitlines()
+
+
+def essence(record):
+    """What must replay exactly (think times never do)."""
+    return (record["game"], record["seed"], record["result"], record["reason"], record["plies"],
+            record["moves"])
+
+
+def test_records_carry_the_contract_fields(tmp_path):
+    plan, records = run(tmp_path / "s", games=6, seed=10)
+    on_disk = [json.loads(line) for line in lines(plan.out)]
+    assert len(on_disk) == 6
+    assert sorted(r["game"] for r in on_disk) == list(range(6))
+    for r in records:
+        assert r["seed"] == 10 + r["game"]
+        assert (r["white"], r["black"]) == ("random", "dummy")
+        assert r["result"] in ("white", "black", "draw")
+        assert r["plies"] == len(r["moves"]) and all(MOVE.match(m) for m in r["moves"])
+        for side in ("white", "black"):
+            think = r["think"][side]
+            assert set(think) == {"total", "max", "moves", "seconds"}
+            assert len(think["seconds"]) == think["moves"]
+        assert r["printed"] == {"white": None, "black": None}
+    summary = json.loads((Path(plan.out) / "report.json").read_text())
+    assert summary["games"] == 6
+    assert summary["score"] == {k: sum(r["result"] == k for r in records) for k in ("white", "draw", "black")}
+    assert sum(summary["termination"].values()) == 6
+    assert summary["settings"]["seed"] == 10
+
+
+def test_parallel_games_equal_serial_games(tmp_path):
+    _, serial = run(tmp_path / "one", games=6, jobs=1)
+    _, parallel = run(tmp_path / "two", games=6, jobs=2)
+    assert [essence(r) for r in serial] == [essence(r) for r in parallel]
+
+
+def test_a_recorded_game_replays_from_its_seed(tmp_path):
+    plan, records = run(tmp_path / "s", white="random", black="random", games=4, seed=7)
+    _, replay = run_game(game_task(plan, 0, 3))
+    assert essence(replay) == essence(records[3])
+    assert replay["seed"] == 10
+
+
+def test_resume_after_a_truncated_write(tmp_path):
+    full, complete = run(tmp_path / "full", games=8)
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    kept = lines(full.out)[:3]
+    (broken / RESULTS_FILE).write_text("\n".join(kept) + "\n" + lines(full.out)[3][:40])
+    _, resumed = run(broken, games=8, resume=True)
+    assert [essence(r) for r in resumed] == [essence(r) for r in complete]
+    assert lines(broken)[:3] == kept and len(lines(broken)) == 8
+    assert all(json.loads(line) for line in lines(broken))
+    ours = json.loads((broken / "report.json").read_text())
+    theirs = json.loads((Path(full.out) / "report.json").read_text())
+    assert ours["score"] == theirs["score"] and ours["termination"] == theirs["termination"]
+
+
+def _processes_mentioning(text):
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in cmdline and int(pid) != os.getpid():
+            found.append(pid)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for orphans")
+def test_resume_after_a_real_kill(tmp_path):
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "harness", "series", "--white", str(HOSTILE / "slow.py"),
+               "--black", "dummy", "--games", "6", "--jobs", "2", "--out", str(out), "--quiet"]
+    proc = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if (out / RESULTS_FILE).exists() and len(lines(out)) >= 2:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_before = len(read_records(str(out / RESULTS_FILE))[0])
+    assert 2 <= done_before < 6
+    # the killed run's pool workers and student processes do not outlive it
+    deadline = time.monotonic() + 5
+    while _processes_mentioning(str(out)) + _processes_mentioning(str(HOSTILE / "slow.py")):
+        assert time.monotonic() < deadline, "processes outlived the killed series"
+        time.sleep(0.1)
+    resumed = subprocess.run(command + ["--resume"], cwd=REPO, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    records, damaged = read_records(str(out / RESULTS_FILE))
+    assert sorted(records) == list(range(6)) and damaged == 0 and len(lines(out)) == 6
+    # the same games as an uninterrupted run (slow.py plays exactly like clean.py)
+    _, uninterrupted = run(tmp_path / "whole", white=str(HOSTILE / "clean.py"), games=6)
+    assert [essence(records[i]) for i in range(6)] == [essence(r) for r in uninterrupted]
+
+
+def test_a_directory_holds_one_series(tmp_path):
+    out = tmp_path / "s"
+    run(out, games=2)
+    first = lines(out)
+    with pytest.raises(ResultsError, match="already holds 2 games; add --resume"):
+        run(out, games=2)
+    with pytest.raises(ResultsError, match="differs in seed"):
+        run(out, games=2, seed=5, resume=True)
+    with pytest.raises(ResultsError, match="differs in black"):
+        run(out, black="random", games=2, resume=True)
+    _, records = run(out, games=4, resume=True)          # more games: only the new ones are played
+    assert lines(out)[:2] == first and len(lines(out)) == 4
+    assert [r["game"] for r in records] == [0, 1, 2, 3]
+
+
+def test_hostile_files_never_stop_a_series(tmp_path):
+    _, crashed = run(tmp_path / "raises", white=str(HOSTILE / "raises.py"), games=3)
+    assert [(r["result"], r["reason"]) for r in crashed] == [("black", "crash")] * 3
+    _, hung = run(tmp_path / "hang", black=str(HOSTILE / "hang.py"), white="dummy", games=2,
+                  move_timeout=1.0)
+    assert [(r["result"], r["reason"], r["plies"]) for r in hung] == [("white", "timeout", 1)] * 2
+    summary = json.loads((tmp_path / "raises" / "report.json").read_text())
+    assert summary["score"] == {"white": 0, "draw": 0, "black": 3}
+    assert summary["termination"] == {"crash": 3}
+    assert summary["white"]["lost_by"] == {"crash": 3}
+    assert summary["white"]["errors"] == ["White: StudentCrash: ValueError: boom (raises.py line 5)"]
+    assert summary["black"]["errors"] == []
