@@ -13,6 +13,8 @@ from typing import Dict, List, Sequence, Tuple
 from harness.game import board_from_gameboard, course_move
 from harness.rules import RULES, SIDE_OF_COLOUR, Move, Rules
 
+from .base import Agent
+
 # Centipawn value of each board code, indexed directly by a signed board entry: Python's
 # negative indices land in the second half of the list, which holds the same values, so
 # VALUE[board[t]] is the victim's value whatever its colour (and VALUE[0] == 0).
@@ -87,3 +89,29 @@ def safe_moves(board: Sequence[int], side: int, rules: Rules = RULES) -> List[Mo
 
 class NoMove(Exception):
     """Asked for a move in a position where the side to move has none (the referee never does)."""
+
+
+class SafeMoveChooser(Agent):
+    """Greedy and Smart: pick at random among the best of their safe moves.
+
+    Subclasses rank moves with `best_of(board, safe_moves)`. With no safe move the agent has
+    already lost (the referee ends the game before asking); it then picks any move rather
+    than crash."""
+
+    def __init__(self, rules: Rules = RULES):
+        self.rules = rules
+
+    def best_of(self, board: Sequence[int], safe: List[Move]) -> List[Move]:
+        raise NotImplementedError
+
+    def candidates(self, board: Sequence[int], side: int) -> List[Move]:
+        """The moves it picks from at random, in the generator's stable order."""
+        moves = self.rules.moves(board, side)
+        safe = [m for m in moves if self.rules.is_safe(board, m)]
+        return self.best_of(board, safe) if safe else moves
+
+    def choose_move(self, gameboard, colour, rng):
+        moves = self.candidates(read_board(gameboard, self.rules), side_of(colour))
+        if not moves:
+            raise NoMove(f"{colour} has no move")
+        return to_course(rng.choice(moves), self.rules)

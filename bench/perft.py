@@ -1,6 +1,9 @@
 """Leaf nodes per second for perft from the start position (the last ply counted in bulk).
 
-Run: python bench/perft.py [DEPTH]   (default 5; prints depth, nodes, seconds, leaves/s)
+It also measures, side by side in one run, the two ways of making a move: copying the board
+(what harness.rules.perft does) against changing it in place and undoing the change.
+
+Run: python bench/perft.py [DEPTH]   (default 5)
 """
 import os
 import sys
@@ -9,20 +12,45 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from harness.game import Game  # noqa: E402
-from harness.rules import perft  # noqa: E402
+from harness.rules import Rules, perft  # noqa: E402
+
+
+def perft_in_place(rules: Rules, board, side: int, depth: int) -> int:
+    """perft with make/undo on one list, for comparison with the copying version."""
+    if depth == 1:
+        return rules.count_moves(board, side)
+    total = 0
+    king = rules.king
+    for s, t in rules.moves(board, side):
+        captured = board[t]
+        if captured * -side == king:
+            continue
+        board[t], board[s] = board[s], 0
+        total += perft_in_place(rules, board, -side, depth - 1)
+        board[s], board[t] = board[t], captured
+    return total
+
+
+def best_of(runs: int, count) -> tuple:
+    best, nodes = None, None
+    for _ in range(runs):
+        started = time.perf_counter()
+        nodes = count()
+        elapsed = time.perf_counter() - started
+        best = elapsed if best is None else min(best, elapsed)
+    return nodes, best
 
 
 def main() -> None:
     depth = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     game = Game()
-    best = None
-    for _ in range(3):
-        started = time.perf_counter()
-        nodes = perft(game.rules, game.board, game.side, depth)
-        elapsed = time.perf_counter() - started
-        best = elapsed if best is None else min(best, elapsed)
-    print(f"perft {depth}: {nodes} leaves, best of 3 {best:.3f} s, {nodes / best:,.0f} leaves/s "
-          f"(Python {sys.version.split()[0]})")
+    print(f"Python {sys.version.split()[0]}, perft {depth} from the start, best of 3")
+    copy_nodes, copy_s = best_of(3, lambda: perft(game.rules, game.board, game.side, depth))
+    undo_nodes, undo_s = best_of(3, lambda: perft_in_place(game.rules, list(game.board), game.side, depth))
+    assert copy_nodes == undo_nodes
+    print(f"copy-make (harness.rules.perft): {copy_nodes} leaves in {copy_s:.3f} s = {copy_nodes / copy_s:,.0f} leaves/s")
+    print(f"make/undo in place             : {undo_nodes} leaves in {undo_s:.3f} s = {undo_nodes / undo_s:,.0f} leaves/s")
+    print(f"copy-make / in-place speed ratio: {undo_s / copy_s:.2f}")
 
 
 if __name__ == "__main__":

@@ -21,24 +21,10 @@ from agents.tactics import capture_value, checks, mating, safe
 from harness.game import Game, board_from_gameboard, course_move, start_gameboard
 from harness.referee import parse_answer, play_game
 from harness.rules import RULES
+from boards import gb, mv
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-LETTERS = {p.letter: p.name for p in RULES.variant.pieces}
 SEEDS = range(60)
-
-
-def gb(text):
-    """Gameboard dict from "Kd0 Rg0 kd6"-style text, in the order written."""
-    board = {}
-    for token in text.split():
-        board[(token[1], int(token[2:]))] = (LETTERS[token[0].upper()],
-                                             "White" if token[0].isupper() else "Black")
-    return board
-
-
-def mv(name):
-    """Course move from 'a1b2'."""
-    return ((name[0], int(name[1])), (name[2], int(name[3])))
 
 
 def course_moves(gameboard, colour, keep=lambda board, m: True):

@@ -11,20 +11,7 @@ from agents.minimax import WIN, MinimaxAgent, Searcher
 from agents.tactics import safe
 from harness.game import Game, board_from_gameboard, course_move
 from harness.rules import RULES
-
-LETTERS = {p.letter: p.name for p in RULES.variant.pieces}
-
-
-def gb(text):
-    board = {}
-    for token in text.split():
-        board[(token[1], int(token[2:]))] = (LETTERS[token[0].upper()],
-                                             "White" if token[0].isupper() else "Black")
-    return board
-
-
-def mv(name):
-    return ((name[0], int(name[1])), (name[2], int(name[3])))
+from boards import gb, mv
 
 
 def search(text, side=1, depth=4):
