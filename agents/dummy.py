@@ -5,7 +5,7 @@ and plays the first move of the first piece that has one. Within a piece the ord
 `Rules.moves_from`'s fixed order: slides direction by direction (nearest square first), then
 leaps, each in the variant's vector order (row +1, row -1, column +1, column -1, then the
 diagonals (+1,+1), (+1,-1), (-1,+1), (-1,-1) as (column, row) steps); a pawn pushes before it
-captures, lower column first. agents/CHOICES.md lists the order piece by piece.
+captures, lower column first. README.md ("Dummy: move order") lists the order piece by piece.
 """
 from harness.rules import RULES
 

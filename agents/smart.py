@@ -2,7 +2,7 @@
 
 Utility, highest first: a King capture; a mating move; a move that checks and captures; a move
 that only captures; a move that only checks; the rest. Inside the two capture tiers a more
-valuable victim ranks higher (values in `harness.variant`, see agents/CHOICES.md). With no
+valuable victim ranks higher (values in `harness.variant`, see README.md). With no
 safe move it has already lost; it then plays a random move rather than crash.
 """
 from .tactics import SafeMoveChooser, capture_value, captures_king, checks, mating

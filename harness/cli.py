@@ -2,7 +2,7 @@
 
 Commands: perft (rules check), play (one game, move by move), series (N games between two
 agents), report (an agent against the course's opponents, judged by the course's pass marks)
-and check (would the course's autograder accept this file?). See harness/USAGE.md.
+and check (would the course's autograder accept this file?). See README.md ("Command-line reference").
 """
 import argparse
 import os
