@@ -1,0 +1,555 @@
+"""Tests for AB.py, the course submission (iterative-deepening alpha-beta, plays White).
+
+AB.py is loaded as a fresh, independent module for each group of tests (importlib under a
+unique name), so no test sees another's module state. AB.py bounds its search by a node
+budget, the module constant BUDGET_NAME; tests that ask for many moves load a copy whose budget
+is a tenth of the default (the per-game cap GAME_CAP, when present, is scaled with it). The
+mate and whole-game tests keep the default budget.
+
+Black's moves are asked for by showing AB.py the mirrored board (rows r -> 6 - r, colours
+swapped, dict order kept), which is what agents.student.StudentAgent does, and mapping the
+answer back; tests that need the raw answer mirror by hand.
+
+Every crafted position is verified by brute force over harness.rules in the test itself
+(which moves capture the King, which moves mate, which first moves force a mate on the
+third ply), so a wrong position fails its test loudly instead of passing vacuously.
+Positions are written "Kd0 Rg0 kd6": engine letters (K King, Q Queen, R Rook, B Bishop,
+N Knight, E Empress, A Princess, F Ferz, P Pawn), upper case White, in dict order.
+"""
+import copy
+import importlib.util
+import itertools
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from agents import make_agent  # noqa: E402
+from agents.minimax import MinimaxAgent  # noqa: E402
+from agents.random_agent import RandomAgent  # noqa: E402
+from agents.student import StudentAgent  # noqa: E402
+from harness.config import read_config  # noqa: E402
+from harness.game import (CHECKMATE, KING_CAPTURE, OUT_OF_VALID_MOVES, Game,  # noqa: E402
+                          board_from_gameboard, course_move, interleave, start_gameboard)
+from harness.referee import play_game  # noqa: E402
+from harness.rules import RULES  # noqa: E402
+
+AB_PATH = ROOT / "AB.py"
+BUDGET_NAME = "NODE_BUDGET"
+LOW_BUDGET_DIVISOR = 10
+COLS = "abcdefg"
+LETTERS = {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight",
+           "E": "Empress", "A": "Princess", "F": "Ferz", "P": "Pawn"}
+SIDE = {"White": 1, "Black": -1}
+OTHER = {"White": "Black", "Black": "White"}
+WINS = {KING_CAPTURE, CHECKMATE, OUT_OF_VALID_MOVES}
+KING = RULES.king
+
+_module_counter = itertools.count(1)
+
+
+# -- loading AB.py ------------------------------------------------------------------------------
+
+def load_ab(divisor=1):
+    """AB.py imported as a new module; its node budget divided by `divisor`."""
+    name = f"_ab_under_test_{next(_module_counter)}"
+    spec = importlib.util.spec_from_file_location(name, AB_PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    if divisor != 1:
+        set_budget(module, max(1, getattr(module, BUDGET_NAME) // divisor))
+    return module
+
+
+def set_budget(module, nodes):
+    """Set the per-move node budget; a per-game cap derived from it keeps its ratio."""
+    default = getattr(module, BUDGET_NAME)
+    cap = getattr(module, "GAME_CAP", None)
+    setattr(module, BUDGET_NAME, nodes)
+    if cap is not None:
+        module.GAME_CAP = cap * nodes // default
+
+
+def ab_agent(divisor=1):
+    """AB.py as a referee agent (StudentAgent: mirrors the board when it plays Black)."""
+    agent = StudentAgent(str(AB_PATH))
+    if divisor != 1:
+        set_budget(agent.module, max(1, getattr(agent.module, BUDGET_NAME) // divisor))
+    return agent
+
+
+# -- positions and moves ------------------------------------------------------------------------
+
+def gb(text):
+    """Gameboard dict from "Kd0 Rg0 kd6"."""
+    board = {}
+    for token in text.split():
+        square = (token[1], int(token[2:]))
+        assert square not in board, token
+        board[square] = (LETTERS[token[0].upper()], "White" if token[0].isupper() else "Black")
+    return board
+
+
+def mv(name):
+    """Course move from "a1b2"."""
+    return ((name[0], int(name[1])), (name[2], int(name[3])))
+
+
+def mirror(gameboard):
+    """The board seen from the other side: rows mirrored, colours swapped, order kept."""
+    return {(c, 6 - r): (piece, OTHER[colour]) for (c, r), (piece, colour) in gameboard.items()}
+
+
+def mirror_move(move):
+    (a, r1), (b, r2) = move
+    return ((a, 6 - r1), (b, 6 - r2))
+
+
+def internal(move):
+    """Course move -> the rules engine's (from_index, to_index)."""
+    v = RULES.variant
+    return (v.square_index(move[0]), v.square_index(move[1]))
+
+
+def ask(module, gameboard, colour):
+    """AB.py's raw answer for `colour` to move, and that answer in real board rows."""
+    if colour == "White":
+        raw = module.studentAgent(gameboard)
+        return raw, raw
+    raw = module.studentAgent(mirror(gameboard))
+    try:
+        return raw, mirror_move(raw)
+    except (TypeError, ValueError):
+        return raw, raw
+
+
+def is_course_move(answer):
+    """Exactly ((str, int), (str, int)) built from tuples, on the board."""
+    if type(answer) is not tuple or len(answer) != 2:
+        return False
+    for square in answer:
+        if type(square) is not tuple or len(square) != 2:
+            return False
+        col, row = square
+        if type(col) is not str or len(col) != 1 or col not in COLS:
+            return False
+        if type(row) is not int or not 0 <= row < 7:
+            return False
+    return True
+
+
+def course_moves(board, side):
+    return {course_move(RULES, m) for m in RULES.moves(board, side)}
+
+
+# -- brute force over the rules engine ----------------------------------------------------------
+
+def captures_king(board, move):
+    return RULES.captures_king(board, move)
+
+
+def is_mating(board, move):
+    """After `move` the opponent has a move and every one of them is unsafe (spec wording)."""
+    if captures_king(board, move):
+        return False
+    side = 1 if board[move[0]] > 0 else -1
+    after = RULES.make(board, move)
+    replies = RULES.moves(after, -side)
+    return bool(replies) and not any(RULES.is_safe(after, r) for r in replies)
+
+
+def mating_moves(board, side):
+    return [m for m in RULES.moves(board, side) if is_mating(board, m)]
+
+
+def forces_mate_on_third_ply(board, move):
+    """`move`, then whatever the opponent replies, the mover wins on its next ply: an unsafe
+    reply lets it capture the King, and after every safe reply it has a mating move. At
+    least one reply must be safe (otherwise `move` itself mates)."""
+    if captures_king(board, move):
+        return False
+    side = 1 if board[move[0]] > 0 else -1
+    after = RULES.make(board, move)
+    replies = RULES.moves(after, -side)
+    if not replies:
+        return False                 # the opponent has no move at all: a draw
+    any_safe = False
+    for reply in replies:
+        if captures_king(after, reply):
+            return False
+        if not RULES.is_safe(after, reply):
+            continue
+        any_safe = True
+        if not mating_moves(RULES.make(after, reply), side):
+            return False
+    return any_safe
+
+
+def checked(board, side):
+    """Is `side`'s King attacked?"""
+    return RULES.in_check(board, side)
+
+
+# -- 1. the course's static checks -------------------------------------------------------------
+
+def test_harness_check_accepts_ab_py():
+    done = subprocess.run([sys.executable, "-m", "harness", "check", "AB.py"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ab_py_has_none_of_the_autograder_words_and_a_node_budget():
+    text = AB_PATH.read_text()
+    for word in ("print", "raise", "stdout", "exception"):
+        assert re.search(word, text, re.IGNORECASE) is None, word
+    module = load_ab()
+    budget = getattr(module, BUDGET_NAME)
+    assert type(budget) is int and budget > 0
+
+
+# -- 2. 200 random positions, both colours ------------------------------------------------------
+
+POSITIONS_PER_COLOUR = 100
+
+
+def random_positions(per_colour=POSITIONS_PER_COLOUR, first_seed=3243):
+    """(gameboard, colour to move) from seeded random-vs-random games, sampled at various
+    plies; finished games are skipped. per_colour positions with each colour to move."""
+    found = {"White": [], "Black": []}
+    seed = first_seed
+    while min(len(v) for v in found.values()) < per_colour:
+        rng = random.Random(seed)
+        seed += 1
+        plies = set(rng.sample(range(0, 90), 5))
+        game = Game()
+        while not game.adjudicate():
+            colour = game.to_move
+            if game.plies in plies and len(found[colour]) < per_colour:
+                found[colour].append(dict(game.gameboard))
+            game.play(rng.choice(game.legal_moves()))
+    return [(g, "White") for g in found["White"]] + [(g, "Black") for g in found["Black"]]
+
+
+@pytest.fixture(scope="module")
+def answers_on_random_positions():
+    """AB.py (a tenth of its budget) asked once on each position; the dict it was given is
+    kept with a deep copy taken before the call."""
+    module = load_ab(LOW_BUDGET_DIVISOR)
+    out = []
+    for gameboard, colour in random_positions():
+        shown = dict(gameboard) if colour == "White" else mirror(gameboard)
+        before = copy.deepcopy(shown)
+        before_items = list(before.items())
+        raw = module.studentAgent(shown)
+        try:
+            real = raw if colour == "White" else mirror_move(raw)
+        except (TypeError, ValueError):
+            real = raw
+        out.append({"gameboard": gameboard, "colour": colour, "raw": raw, "move": real,
+                    "unchanged": shown == before and list(shown.items()) == before_items})
+    return out
+
+
+def test_random_positions_cover_both_colours(answers_on_random_positions):
+    colours = [a["colour"] for a in answers_on_random_positions]
+    assert colours.count("White") == POSITIONS_PER_COLOUR
+    assert colours.count("Black") == POSITIONS_PER_COLOUR
+
+
+def test_answer_is_exactly_a_tuple_of_two_str_int_tuples(answers_on_random_positions):
+    bad = [(a["colour"], a["raw"]) for a in answers_on_random_positions
+           if not is_course_move(a["raw"])]
+    assert bad == []
+
+
+def test_answer_is_one_of_the_sides_pseudo_legal_moves(answers_on_random_positions):
+    bad = []
+    for a in answers_on_random_positions:
+        board = board_from_gameboard(a["gameboard"])
+        if a["move"] not in course_moves(board, SIDE[a["colour"]]):
+            bad.append((a["colour"], a["move"], a["gameboard"]))
+    assert bad == []
+
+
+def test_never_plays_an_unsafe_move_when_a_safe_one_exists(answers_on_random_positions):
+    bad = []
+    with_safe = 0
+    for a in answers_on_random_positions:
+        board = board_from_gameboard(a["gameboard"])
+        moves = RULES.moves(board, SIDE[a["colour"]])
+        if any(RULES.is_safe(board, m) for m in moves):
+            with_safe += 1
+            if not RULES.is_safe(board, internal(a["move"])):
+                bad.append((a["colour"], a["move"], a["gameboard"]))
+    assert with_safe == len(answers_on_random_positions)   # finished games were skipped
+    assert bad == []
+
+
+def test_captures_the_king_whenever_it_can_on_random_positions(answers_on_random_positions):
+    bad = []
+    for a in answers_on_random_positions:
+        board = board_from_gameboard(a["gameboard"])
+        side = SIDE[a["colour"]]
+        if any(captures_king(board, m) for m in RULES.moves(board, side)):
+            if not captures_king(board, internal(a["move"])):
+                bad.append((a["colour"], a["move"], a["gameboard"]))
+    assert bad == []
+
+
+def test_argument_is_unchanged_on_random_positions(answers_on_random_positions):
+    assert [a for a in answers_on_random_positions if not a["unchanged"]] == []
+
+
+# -- 3. crafted positions: King capture, mates --------------------------------------------------
+
+# White's King on d0 is in check from the Queen on d4; the Rook could take that Queen, but the
+# Knight on f3 takes the Black King on e5, which wins at once.
+KING_IN_ONE = "Kd0 Nf3 Ra4 ke5 qd4 pa6 ef6"
+KING_IN_ONE_MOVE = "f3e5"
+
+# Mate in 2 plies with check: Qf6-f4 leaves Black (King e3) with moves that are all unsafe.
+# Qf6xd6 would win an Empress instead.
+MATE_2_CHECK = "Ke0 ke3 Ae2 Fd1 Qf6 qb3 ed6 ba3"
+MATE_2_CHECK_MOVE = "f6f4"
+# Mate in 2 plies without check ("out of valid moves"): after Qd1-e1 the Black King on g0 is
+# not attacked, every King move is, and the pawn on a0 (Black's far row) cannot move.
+MATE_2_QUIET = "Kc6 kg0 Qd1 pa0"
+MATE_2_QUIET_MOVE = "d1e1"
+
+# Mate in 3 plies: one quiet first move forces a mating move on the third ply whatever Black
+# replies (captures of an Empress and a Knight are on offer instead).
+MATE_3 = [("Ke2 kb5 Ng4 Qd0 Ef3 na3 eg0", "f3b3"),
+          ("Ke6 ka6 Fb0 Ba2 Eb5 fd4 bf6", "a2c4")]
+
+
+def oriented(text, colour):
+    """The crafted White-to-move position, or its mirror image with Black to move."""
+    board = gb(text)
+    return board if colour == "White" else mirror(board)
+
+
+def oriented_move(name, colour):
+    return mv(name) if colour == "White" else mirror_move(mv(name))
+
+
+@pytest.mark.parametrize("colour", ["White", "Black"])
+def test_captures_the_king_in_one(colour):
+    gameboard = oriented(KING_IN_ONE, colour)
+    board = board_from_gameboard(gameboard)
+    side = SIDE[colour]
+    # brute force: exactly one King capture; the mover's own King is in check; the Queen
+    # that gives the check can be taken
+    king_captures = [m for m in RULES.moves(board, side) if captures_king(board, m)]
+    assert [course_move(RULES, m) for m in king_captures] == [oriented_move(KING_IN_ONE_MOVE, colour)]
+    assert checked(board, side)
+    assert any(abs(board[m[1]]) == RULES.code_of["Queen"] for m in RULES.moves(board, side))
+
+    raw, move = ask(load_ab(), dict(gameboard), colour)
+    assert move == oriented_move(KING_IN_ONE_MOVE, colour)
+
+    ab, other = ab_agent(), make_agent("minimax")
+    white, black = (ab, other) if colour == "White" else (other, ab)
+    record = play_game(white, black, seed=1, game=Game(gameboard, to_move=colour))
+    assert (record["result"], record["reason"], record["plies"]) == (colour.lower(), KING_CAPTURE, 1)
+
+
+@pytest.mark.parametrize("colour", ["White", "Black"])
+@pytest.mark.parametrize("text,name,reason", [(MATE_2_CHECK, MATE_2_CHECK_MOVE, CHECKMATE),
+                                              (MATE_2_QUIET, MATE_2_QUIET_MOVE, OUT_OF_VALID_MOVES)])
+def test_finds_mate_in_two_plies(colour, text, name, reason):
+    gameboard = oriented(text, colour)
+    board = board_from_gameboard(gameboard)
+    side = SIDE[colour]
+    # brute force: no King capture, the mating moves are exactly the expected one, and after
+    # it the opponent's King is attacked iff the reason is checkmate
+    assert not any(captures_king(board, m) for m in RULES.moves(board, side))
+    mates = [course_move(RULES, m) for m in mating_moves(board, side)]
+    assert mates == [oriented_move(name, colour)]
+    after = RULES.make(board, internal(mates[0]))
+    assert checked(after, -side) == (reason == CHECKMATE)
+
+    raw, move = ask(load_ab(), dict(gameboard), colour)
+    assert move in mates
+
+    # played out by the referee against Minimax: the game ends before the opponent moves
+    ab, other = ab_agent(), MinimaxAgent()
+    white, black = (ab, other) if colour == "White" else (other, ab)
+    record = play_game(white, black, seed=2, game=Game(gameboard, to_move=colour))
+    assert (record["result"], record["reason"], record["plies"]) == (colour.lower(), reason, 1)
+    assert record["error"] is None
+
+
+@pytest.mark.parametrize("text,name", MATE_3)
+def test_finds_mate_in_three_plies(text, name):
+    gameboard = gb(text)
+    board = board_from_gameboard(gameboard)
+    # brute force: no King capture, no mate in 2 plies; the first moves that force a mate on
+    # the third ply are exactly the expected one; every mating move there gives check
+    assert not any(captures_king(board, m) for m in RULES.moves(board, 1))
+    assert mating_moves(board, 1) == []
+    firsts = [course_move(RULES, m) for m in RULES.moves(board, 1) if forces_mate_on_third_ply(board, m)]
+    assert firsts == [mv(name)]
+    after = RULES.make(board, internal(mv(name)))
+    for reply in RULES.moves(after, -1):
+        if RULES.is_safe(after, reply):
+            final = RULES.make(after, reply)
+            for m3 in mating_moves(final, 1):
+                assert checked(RULES.make(final, m3), -1)
+
+    raw, move = ask(load_ab(), dict(gameboard), "White")
+    assert move == mv(name)
+
+    # against Minimax (it prefers the slower loss, a safe reply): checkmate on ply 3
+    ab = ab_agent()
+    record = play_game(ab, MinimaxAgent(), seed=3, game=Game(gameboard))
+    assert (record["result"], record["reason"], record["plies"]) == ("white", CHECKMATE, 3)
+    assert record["moves"][0] == name
+
+    # against every reply: AB.py (the same module, which follows the game) wins on ply 3
+    replies = RULES.moves(after, -1)
+    assert len(replies) >= 2
+    outcomes = set()
+    for reply in replies:
+        game = Game(gameboard)
+        assert not game.adjudicate()
+        game.play(internal(mv(name)))
+        assert not game.adjudicate()
+        game.play(reply)
+        expected = CHECKMATE if RULES.is_safe(after, reply) else KING_CAPTURE
+        record = play_game(ab, RandomAgent(), seed=4, game=game)
+        assert (record["result"], record["reason"], record["plies"]) == ("white", expected, 3), reply
+        outcomes.add(expected)
+    assert CHECKMATE in outcomes
+
+
+# -- 4. the argument is left alone --------------------------------------------------------------
+
+def test_argument_is_unchanged_after_a_call_deep_compare_with_key_order():
+    module = load_ab()
+    positions = [start_gameboard(), gb(MATE_2_CHECK), gb(MATE_3[0][0]), gb(KING_IN_ONE),
+                 mirror(gb(MATE_2_QUIET))]
+    for gameboard in positions:
+        before = copy.deepcopy(gameboard)
+        before_items = [(k, v) for k, v in before.items()]
+        module.studentAgent(gameboard)
+        assert gameboard == before
+        assert list(gameboard.items()) == before_items
+        assert all(type(k) is tuple and type(v) is tuple for k, v in gameboard.items())
+
+
+# -- 5. forced and desperate moves --------------------------------------------------------------
+
+# White: King a6 boxed in by its own pawns on a5 (blocked by the King) and b6 (on White's far
+# row, no move): the only move is Ka6-b5.
+ONE_MOVE_SAFE = "Ka6 Pb6 Pa5 kd2 rg0"
+# The same with a Black Rook on b0 watching b5: the only move is unsafe.
+ONE_MOVE_UNSAFE = "Ka6 Pb6 Pa5 kd2 rb0"
+# A lone White King on a0 in check from g0; g1 covers row 1 and b6 the b-file: all 3 moves unsafe.
+LONE_KING_LOST = "Ka0 rg0 rg1 rb6 kd5"
+# A lone White King in the middle against King and Queen: it has safe moves.
+LONE_KING = "Kd3 kd6 qa0 pf4"
+
+
+@pytest.mark.parametrize("colour", ["White", "Black"])
+@pytest.mark.parametrize("text,safe", [(ONE_MOVE_SAFE, True), (ONE_MOVE_UNSAFE, False)])
+def test_returns_the_only_move_whether_safe_or_not(colour, text, safe):
+    gameboard = oriented(text, colour)
+    board = board_from_gameboard(gameboard)
+    moves = RULES.moves(board, SIDE[colour])
+    only = oriented_move("a6b5", colour)
+    assert [course_move(RULES, m) for m in moves] == [only]
+    assert RULES.is_safe(board, moves[0]) == safe
+    raw, move = ask(load_ab(), dict(gameboard), colour)
+    assert is_course_move(raw)
+    assert move == only
+
+
+@pytest.mark.parametrize("colour", ["White", "Black"])
+def test_lone_king_with_every_move_unsafe_returns_a_legal_king_move(colour):
+    gameboard = oriented(LONE_KING_LOST, colour)
+    board = board_from_gameboard(gameboard)
+    side = SIDE[colour]
+    moves = RULES.moves(board, side)
+    assert len(moves) == 3 and not any(RULES.is_safe(board, m) for m in moves)
+    raw, move = ask(load_ab(), dict(gameboard), colour)
+    assert is_course_move(raw)
+    assert move in {course_move(RULES, m) for m in moves}
+    assert move[0] == oriented_move("a0a0", colour)[0]
+
+
+@pytest.mark.parametrize("colour", ["White", "Black"])
+def test_lone_king_returns_a_legal_safe_king_move(colour):
+    gameboard = oriented(LONE_KING, colour)
+    board = board_from_gameboard(gameboard)
+    side = SIDE[colour]
+    moves = RULES.moves(board, side)
+    assert all(board[m[0]] == side * KING for m in moves)
+    assert any(RULES.is_safe(board, m) for m in moves)
+    raw, move = ask(load_ab(), dict(gameboard), colour)
+    assert is_course_move(raw)
+    assert move in {course_move(RULES, m) for m in moves}
+    assert RULES.is_safe(board, internal(move))
+
+
+# -- 6. setUpBoard and import ------------------------------------------------------------------
+
+def test_set_up_board_reads_config_txt_into_the_course_start_dict(monkeypatch):
+    module = load_ab()
+    monkeypatch.setattr(sys, "argv", ["AB.py", str(ROOT / "config.txt")])
+    board = module.setUpBoard()
+    assert list(board.items()) == list(start_gameboard().items())
+
+
+def test_set_up_board_reads_crlf_config_without_final_newline_in_own_then_enemy_order(
+        monkeypatch, tmp_path):
+    lines = [
+        "Rows:7",
+        "Cols:7",
+        "Number of Enemy King, Queen, Bishop, Rook, Knight, Ferz, Princess, Empress, Pawn (space between):1 1 0 0 0 0 0 0 2",
+        "Position of Enemy Pieces:",
+        "[King,d6]", "[Pawn,c5]", "[Queen,a3]", "[Pawn,g4]",
+        "Number of Own King, Queen, Bishop, Rook, Knight, Ferz, Princess, Empress (space between):1 0 0 1 0 0 0 1 0",
+        "Starting Position of Pieces [Piece, Pos]:",
+        "[Rook,b0]", "[King,e1]", "[Empress,f2]",
+    ]
+    path = tmp_path / "position.txt"
+    path.write_bytes("\r\n".join(lines).encode())          # no newline after the last line
+    module = load_ab()
+    monkeypatch.setattr(sys, "argv", ["AB.py", str(path)])
+    board = module.setUpBoard()
+    setup = read_config(path)
+    expected = interleave(setup.white, setup.black)
+    assert list(board.items()) == list(expected.items())
+    assert list(board.items()) == [
+        (("b", 0), ("Rook", "White")), (("d", 6), ("King", "Black")),
+        (("e", 1), ("King", "White")), (("c", 5), ("Pawn", "Black")),
+        (("f", 2), ("Empress", "White")), (("a", 3), ("Queen", "Black")),
+        (("g", 4), ("Pawn", "Black"))]
+
+
+def test_importing_and_calling_ab_py_prints_nothing(capsys):
+    module = load_ab()
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "")
+    module.studentAgent(start_gameboard())
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "")
+
+
+# -- 7. whole games at the default budget -------------------------------------------------------
+
+@pytest.mark.parametrize("opponent,seed", [("dummy", 0), ("random", 0)])
+def test_whole_game_as_white_beats(opponent, seed):
+    record = play_game(ab_agent(), make_agent(opponent), seed=seed)
+    assert record["error"] is None
+    assert record["result"] == "white"
+    assert record["reason"] in WINS
+    assert record["mutated"] == {"white": 0, "black": 0}
