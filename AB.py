@@ -9,19 +9,26 @@ Design
   8 Queen, 9 King; positive = White, negative = Black.  Per-piece tables are
   lists of length 19 so that a negative code indexes the Black entries.
 * Moves are ints: from | to << 6.  Ordering keys are packed in the bits above.
-* Search: negamax alpha-beta with PVS, transposition table (Zobrist keys),
-  TT move first, captures by MVV-LVA, two killers per ply, history heuristic,
-  null-move pruning, late-move reductions, check extension, capture-only
-  quiescence search.  Capturing the King ends the game (MATE - ply, so faster
-  wins score higher); a side with no move at all is a draw (0).
-* Evaluation: material + piece-square tables kept incrementally, plus a
-  "mop-up" term once one side is clearly ahead (drive the enemy King to the
-  edge, take away its flight squares, bring the own King and pieces close).
+* Search: iterative deepening, negamax alpha-beta with PVS, transposition
+  table (Zobrist keys), TT move first, captures by MVV-LVA, two killers per
+  ply, history heuristic, null-move pruning, late-move reductions, check
+  extension, capture-only quiescence search (a side left in check at the
+  frontier must answer it: all its moves are tried).  Capturing the King
+  ends the game (MATE - ply, so faster wins score higher); a side with no
+  move at all is a draw (0); 50 plies without a capture is a draw.
+* Evaluation: material + piece-square tables kept incrementally (rebuilt
+  per move with a bonus for pieces near the enemy King's square), a bonus
+  for trading when ahead, a lead that shrinks as the 50-ply counter grows
+  (so captures that reset it are sought), and a "mop-up" term once one side
+  is clearly ahead (drive the enemy King to the edge, take away its flight
+  squares, bring the own King and pieces close).
 * Budget: there is no clock (the time module is not allowed), so the search
-  is bounded by a node count, NODE_BUDGET.
-* Module-level state follows the game between calls (positions seen, the
-  estimated number of plies since the last capture), but the agent works
-  without it.
+  is bounded by a node count, NODE_BUDGET (derived from it: a per-game
+  allowance GAME_CAP, after which moves get less).  A small opening book
+  (found offline by this engine) answers the first move.
+* Module-level state follows the game between calls (positions seen, so
+  repetitions count as draws in the search; the estimated number of plies
+  since the last capture; nodes used), but the agent works without it.
 """
 
 import sys
@@ -39,6 +46,8 @@ MATE_BOUND = MATE - 1000
 INF = 1000000
 MAX_PLY = 64
 FIFTY = 50
+# lead scaling (out of 64) by plies since the last capture
+HMSCALE = [64 - max(0, hm - 14) * 3 // 4 for hm in range(FIFTY + 80)]
 
 COLS = 'abcdefg'
 NAME_TO_CODE = {'Pawn': 1, 'Ferz': 2, 'Knight': 3, 'Bishop': 4, 'Rook': 5,
@@ -391,11 +400,12 @@ class Engine(object):
         self.pl = [None, set(), set()]
 
     # -- evaluation -------------------------------------------------------
-    def evaluate(self, s, ev):
+    def evaluate(self, s, ev, hm=0):
         sc = ev
         mat = self.mat
         if sc > 150 or sc < -150:
             sc += sc * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+            sc = sc * HMSCALE[hm] >> 6
         if sc > 150 and mat[2] <= 1500:
             sc += self.mopup(1, mat[2])
         elif sc < -150 and mat[1] <= 1500:
@@ -416,6 +426,8 @@ class Engine(object):
         e = b.index(ek)
         k = b.index(9 * w)
         bonus = EDGE[e] * 14 + CMAN[e] * 4 + (6 - CHEB[k][e]) * 6
+        # fewer enemy pieces: closer to a mate (and trades are welcome)
+        bonus += (1500 - weakmat) // 8
         if weakmat > 900:
             return bonus
         cheb_e = CHEB[e]
@@ -465,7 +477,7 @@ class Engine(object):
         return bonus
 
     # -- quiescence -------------------------------------------------------
-    def evasions(self, alpha, beta, ply, s, ev):
+    def evasions(self, alpha, beta, ply, s, ev, hm):
         """Side s is in check at the search frontier: no standing pat, every
         move is tried (so a mate right behind the horizon is seen)."""
         b = self.b
@@ -500,7 +512,7 @@ class Engine(object):
                 mat[ns] += NPM[c]
                 opp.add(to)
             else:
-                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr])
+                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr], hm + 1)
             own.remove(to)
             own.add(fr)
             b[fr] = p
@@ -513,7 +525,7 @@ class Engine(object):
                         return v
         return best
 
-    def qsearch(self, alpha, beta, ply, s, ev):
+    def qsearch(self, alpha, beta, ply, s, ev, hm=0):
         self.nodes += 1
         b = self.b
         mat = self.mat
@@ -521,8 +533,10 @@ class Engine(object):
         # ahead) is computed only when it can matter
         e = ev
         if e > 150 or e < -150:
-            # the side ahead likes trading pieces
+            # the side ahead likes trading pieces, and the longer nothing has
+            # been captured the less its lead is worth (50-move rule)
             e += e * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+            e = e * HMSCALE[hm] >> 6
         if s > 0:
             stand = e
             if e > 150 and mat[2] <= 1500:
@@ -589,7 +603,7 @@ class Engine(object):
         if depth <= 0 and hm < FIFTY:
             if h in self.rep:
                 return 0
-            return self.qsearch(alpha, beta, ply, s, ev)
+            return self.qsearch(alpha, beta, ply, s, ev, hm)
         ks = b.index(-9 * s) if -9 * s in b else -1
         if ks >= 0 and attacked(b, ks, s):
             return MATE - ply
@@ -600,13 +614,13 @@ class Engine(object):
         if h in self.rep:
             return 0
         if depth <= 0:
-            return self.qsearch(alpha, beta, ply, s, ev)
+            return self.qsearch(alpha, beta, ply, s, ev, hm)
         self.nodes += 1
         if self.nodes >= self.limit:
             self.stop = True
             return 0
         if ply >= MAX_PLY:
-            return self.evaluate(s, ev)
+            return self.evaluate(s, ev, hm)
 
         # mate distance pruning
         if alpha < -(MATE - ply):
@@ -641,7 +655,7 @@ class Engine(object):
         # null move
         if (donull and not chk and not pv and depth >= 3 and mat[s if s > 0 else 2] >= 500
                 and beta < MATE_BOUND):
-            if self.evaluate(s, ev) >= beta:
+            if self.evaluate(s, ev, hm) >= beta:
                 r = 3 if depth >= 6 else 2
                 v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, ns, h ^ ZSIDE, ev, hm + 1, False)
                 if self.stop:
@@ -755,9 +769,9 @@ class Engine(object):
                 if nh in rep:
                     v = 0
                 elif ks >= 0 and attacked(b, ks, s):
-                    v = -self.evasions(-beta, -alpha, ply + 1, ns, nev)
+                    v = -self.evasions(-beta, -alpha, ply + 1, ns, nev, nhm)
                 else:
-                    v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev)
+                    v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev, nhm)
             elif searched == 0:
                 v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True)
             else:
@@ -953,6 +967,30 @@ ENGINE = Engine()
 GAME = {'after': None, 'hm_after': 0, 'seen': [], 'nodes': 0}
 
 
+# Opening book: White's first move and its replies to each first move of
+# the other side (board seen from White), found offline by this engine
+# searching 400000 nodes per position.
+BOOK_CHARS = '.PFNBRAEQK'
+BOOK = {
+    'NBQKAERFPPPPPF.....................fpppppfnbqkaer': 1033,
+    'NBQKAERFPPPPPF...............n.....fpppppf.bqkaer': 1033,
+    'NBQKAERFPPPPPF...................a.fpppppfnbqk.er': 1033,
+    'NBQKAERFPPPPPF.................a...fpppppfnbqk.er': 1033,
+    'NBQKAERFPPPPPF....................efpppppfnbqka.r': 1229,
+    'NBQKAERFPPPPPF..................e..fpppppfnbqka.r': 1092,
+    'NBQKAERFPPPPPF...............f......pppppfnbqkaer': 1033,
+    'NBQKAERFPPPPPF...............p.....f.ppppfnbqkaer': 1163,
+    'NBQKAERFPPPPPF................p....fp.pppfnbqkaer': 1033,
+    'NBQKAERFPPPPPF.................p...fpp.ppfnbqkaer': 960,
+    'NBQKAERFPPPPPF..................p..fppp.pfnbqkaer': 1033,
+    'NBQKAERFPPPPPF...................p.fpppp.fnbqkaer': 1033,
+    'NBQKAERFPPPPPF...................f.fppppp.nbqkaer': 1033,
+}
+
+
+def board_key(b):
+    return ''.join(BOOK_CHARS[p] if p >= 0 else BOOK_CHARS[-p].lower() for p in b)
+
 def dict_to_flat(gameboard):
     b = [0] * 49
     for (col, row), (name, colour) in gameboard.items():
@@ -1030,9 +1068,14 @@ def _choose(gameboard):
     remaining = GAME_CAP - used
     budget = max(NODE_BUDGET // 6, min(NODE_BUDGET, remaining // 14))
     hard = max(budget, min(2 * budget, remaining // 6))
-    m, score = ENGINE.think(b, hm, budget, seen, hard)
-    GAME['info'] = (score, ENGINE.depth_done, ENGINE.nodes, hm)
-    GAME['nodes'] = used + ENGINE.nodes
+    m = BOOK.get(board_key(b))
+    if m is not None and m in all_moves(b, 1):
+        GAME['info'] = (0, 0, 0, hm)
+        GAME['nodes'] = used
+    else:
+        m, score = ENGINE.think(b, hm, budget, seen, hard)
+        GAME['info'] = (score, ENGINE.depth_done, ENGINE.nodes, hm)
+        GAME['nodes'] = used + ENGINE.nodes
     if m is None:
         return None
     fr = m & 63
