@@ -148,36 +148,6 @@ class Rules:
                     append((s, t))
         return out
 
-    def count_moves(self, board: Sequence[int], side: int) -> int:
-        """len(self.moves(board, side)) without building the list (perft's last ply)."""
-        n = 0
-        pawns, rays, leaps = self.pawns, self.rays, self.leaps
-        push, captures = self.pawn_push[side], self.pawn_captures[side]
-        for s, p in enumerate(board):
-            code = p * side
-            if code <= 0:
-                continue
-            if code in pawns:
-                t = push[s]
-                if t >= 0 and not board[t]:
-                    n += 1
-                for t in captures[s]:
-                    if board[t] * side < 0:
-                        n += 1
-                continue
-            for ray in rays[code][s]:
-                for t in ray:
-                    q = board[t]
-                    if q:
-                        if q * side < 0:
-                            n += 1
-                        break
-                    n += 1
-            for t in leaps[code][s]:
-                if board[t] * side <= 0:
-                    n += 1
-        return n
-
     # -- attacks, check, safety ---------------------------------------------------------------
 
     def attacked(self, board: Sequence[int], s: int, by_side: int) -> bool:
@@ -247,7 +217,7 @@ def perft(rules: Rules, board: List[int], side: int, depth: int) -> int:
     if depth == 0:
         return 1
     if depth == 1:
-        return rules.count_moves(board, side)
+        return len(rules.moves(board, side))  # the last ply counted in bulk
     total = 0
     king = rules.king
     for s, t in rules.moves(board, side):

@@ -323,15 +323,6 @@ def test_start_position_black_has_the_mirrored_twelve_moves():
     assert names(RULES.moves(board, BLACK)) == sorted(START_BLACK)
 
 
-def test_count_moves_agrees_with_moves():
-    board = board_from_gameboard(start_gameboard())
-    assert RULES.count_moves(board, WHITE) == len(RULES.moves(board, WHITE)) == 12
-    crowded = position(d3=("Queen", W), d5=("Pawn", B), f5=("Pawn", B), a0=("King", W),
-                       c2=("Pawn", W), b4=("Knight", B), g6=("King", B))
-    for side in (WHITE, BLACK):
-        assert RULES.count_moves(crowded, side) == len(RULES.moves(crowded, side))
-
-
 # -- Move order -----------------------------------------------------------------------------
 
 def test_moves_from_order_is_slides_direction_by_direction_then_leaps():
