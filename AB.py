@@ -511,6 +511,9 @@ class Engine(object):
                 v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr] - pst[c][to])
                 mat[ns] += NPM[c]
                 opp.add(to)
+            elif hm + 1 >= FIFTY:
+                # 50 quiet plies: a draw unless the other side has only unsafe moves
+                v = MATE - ply - 1 if is_mated(b, ns) else 0
             else:
                 v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr], hm + 1)
             own.remove(to)
@@ -604,13 +607,16 @@ class Engine(object):
             if h in self.rep:
                 return 0
             return self.qsearch(alpha, beta, ply, s, ev, hm)
-        ks = b.index(-9 * s) if -9 * s in b else -1
-        if ks >= 0 and attacked(b, ks, s):
-            return MATE - ply
+        # end checks in the referee's order: (the King captured on the last
+        # ply never reaches here) no move at all: draw; every move unsafe:
+        # loss; 50 quiet plies: draw -- all before the side may move
         if hm >= FIFTY:
             if is_mated(b, s):
                 return -(MATE - ply)
             return 0
+        ks = b.index(-9 * s) if -9 * s in b else -1
+        if ks >= 0 and attacked(b, ks, s):
+            return MATE - ply
         if h in self.rep:
             return 0
         if depth <= 0:
