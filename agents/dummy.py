@@ -7,10 +7,11 @@ leaps, each in the variant's vector order (row +1, row -1, column +1, column -1,
 diagonals (+1,+1), (+1,-1), (-1,+1), (-1,-1) as (column, row) steps); a pawn pushes before it
 captures, lower column first. README.md ("Dummy: move order") lists the order piece by piece.
 """
-from harness.rules import RULES
+from harness.game import board_from_gameboard, course_move
+from harness.rules import RULES, SIDE_OF_COLOUR
 
 from .base import Agent
-from .tactics import NoMove, read_board, side_of, to_course
+from .tactics import NoMove
 
 
 class DummyAgent(Agent):
@@ -20,8 +21,8 @@ class DummyAgent(Agent):
         self.rules = rules
 
     def choose_move(self, gameboard, colour, rng):
-        side = side_of(colour)
-        board = read_board(gameboard, self.rules)
+        side = SIDE_OF_COLOUR[colour]
+        board = board_from_gameboard(gameboard, self.rules)
         variant = self.rules.variant
         for square in gameboard:
             s = variant.square_index(square)
@@ -29,5 +30,5 @@ class DummyAgent(Agent):
                 continue
             moves = self.rules.moves_from(board, s)
             if moves:
-                return to_course(moves[0], self.rules)
+                return course_move(self.rules, moves[0])
         raise NoMove(f"{colour} has no move")

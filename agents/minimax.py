@@ -19,10 +19,11 @@ copying it per node).
 """
 from typing import List, Sequence, Tuple
 
-from harness.rules import RULES, Move, Rules
+from harness.game import board_from_gameboard, course_move
+from harness.rules import RULES, SIDE_OF_COLOUR, Move, Rules
 
 from .base import Agent
-from .tactics import VALUE, NoMove, read_board, side_of, to_course
+from .tactics import VALUE, NoMove
 
 WIN = 10_000_000      # above any material balance
 INF = 10 ** 9
@@ -158,8 +159,8 @@ class MinimaxAgent(Agent):
         self.searcher = Searcher(rules)
 
     def choose_move(self, gameboard, colour, rng):
-        board = read_board(gameboard, self.rules)
-        _, best = self.searcher.root(board, side_of(colour), self.depth)
+        board = board_from_gameboard(gameboard, self.rules)
+        _, best = self.searcher.root(board, SIDE_OF_COLOUR[colour], self.depth)
         if not best:
             raise NoMove(f"{colour} has no move")
-        return to_course(rng.choice(best), self.rules)
+        return course_move(self.rules, rng.choice(best))

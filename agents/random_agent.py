@@ -3,10 +3,11 @@
 The moves are listed in the generator's stable order (square by square, then each piece's
 fixed order) before `rng.choice`, so a seed replays the same choice.
 """
-from harness.rules import RULES
+from harness.game import board_from_gameboard, course_move
+from harness.rules import RULES, SIDE_OF_COLOUR
 
 from .base import Agent
-from .tactics import NoMove, read_board, side_of, to_course
+from .tactics import NoMove
 
 
 class RandomAgent(Agent):
@@ -16,7 +17,7 @@ class RandomAgent(Agent):
         self.rules = rules
 
     def choose_move(self, gameboard, colour, rng):
-        moves = self.rules.moves(read_board(gameboard, self.rules), side_of(colour))
+        moves = self.rules.moves(board_from_gameboard(gameboard, self.rules), SIDE_OF_COLOUR[colour])
         if not moves:
             raise NoMove(f"{colour} has no move")
-        return to_course(rng.choice(moves), self.rules)
+        return course_move(self.rules, rng.choice(moves))

@@ -8,7 +8,7 @@ mover is the owner of the piece on ``from``. Definitions (spec, "The course's op
 - *checks*: after the move the opponent's King is attacked.
 - *capture value*: the value of the piece on the target square (0 for a quiet move).
 """
-from typing import Dict, List, Sequence, Tuple
+from typing import List, Sequence
 
 from harness.game import board_from_gameboard, course_move
 from harness.rules import RULES, SIDE_OF_COLOUR, Move, Rules
@@ -25,31 +25,12 @@ for _code, _piece in RULES.piece_of.items():
     VALUE[-_code] = _piece.value
 
 
-def side_of(colour: str) -> int:
-    """+1 for "White", -1 for "Black" (KeyError for anything else)."""
-    return SIDE_OF_COLOUR[colour]
-
-
-def read_board(gameboard: Dict, rules: Rules = RULES) -> List[int]:
-    """The flat board of a course gameboard dict."""
-    return board_from_gameboard(gameboard, rules)
-
-
-def to_course(move: Move, rules: Rules = RULES) -> Tuple[Tuple[str, int], Tuple[str, int]]:
-    return course_move(rules, move)
-
-
 def mover(board: Sequence[int], move: Move) -> int:
     return 1 if board[move[0]] > 0 else -1
 
 
 def captures_king(board: Sequence[int], move: Move, rules: Rules = RULES) -> bool:
     return rules.captures_king(board, move)
-
-
-def safe(board: Sequence[int], move: Move, rules: Rules = RULES) -> bool:
-    """After `move` the mover's King is not attacked (a King capture always counts as safe)."""
-    return rules.is_safe(board, move)
 
 
 def checks(board: Sequence[int], move: Move, rules: Rules = RULES) -> bool:
@@ -82,11 +63,6 @@ def capture_value(board: Sequence[int], move: Move) -> int:
     return VALUE[board[move[1]]]
 
 
-def safe_moves(board: Sequence[int], side: int, rules: Rules = RULES) -> List[Move]:
-    """`side`'s safe moves in the generator's stable order."""
-    return [m for m in rules.moves(board, side) if rules.is_safe(board, m)]
-
-
 class NoMove(Exception):
     """Asked for a move in a position where the side to move has none (the referee never does)."""
 
@@ -111,7 +87,7 @@ class SafeMoveChooser(Agent):
         return self.best_of(board, safe) if safe else moves
 
     def choose_move(self, gameboard, colour, rng):
-        moves = self.candidates(read_board(gameboard, self.rules), side_of(colour))
+        moves = self.candidates(board_from_gameboard(gameboard, self.rules), SIDE_OF_COLOUR[colour])
         if not moves:
             raise NoMove(f"{colour} has no move")
-        return to_course(rng.choice(moves), self.rules)
+        return course_move(self.rules, rng.choice(moves))

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from agents.minimax import WIN, MinimaxAgent, Searcher
-from agents.tactics import safe
 from harness.game import Game, board_from_gameboard, course_move
 from harness.rules import RULES
+
+safe = RULES.is_safe
 from boards import gb, mv
 
 
