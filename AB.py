@@ -17,8 +17,11 @@ Design
   ends the game (MATE - ply, so faster wins score higher); a side with no
   move at all is a draw (0); 50 plies without a capture is a draw.
 * Evaluation: material + piece-square tables kept incrementally (rebuilt
-  per move with a bonus for pieces near the enemy King's square), a bonus
-  for trading when ahead, a lead that shrinks as the 50-ply counter grows
+  per move with a bonus for pieces near the enemy King's square); there is
+  no promotion, so a pawn on its far row counts only as a blocker, a lead
+  of pawns alone counts half, and a small lead (under 400) keeps pieces on
+  the board while a large one trades them; a lead that shrinks as the
+  50-ply counter grows
   (so captures that reset it are sought), and a "mop-up" term once one side
   is clearly ahead (drive the enemy King to the edge, take away its flight
   squares, bring the own King and pieces close).
@@ -36,9 +39,9 @@ import random
 
 # ---------------------------------------------------------------------------
 # The one tuning knob: nodes (main search + quiescence) searched per move.
-NODE_BUDGET = 15000
+NODE_BUDGET = 10000
 # derived: a whole game may use at most this many nodes (later moves get less)
-GAME_CAP = 24 * NODE_BUDGET
+GAME_CAP = 36 * NODE_BUDGET
 # ---------------------------------------------------------------------------
 
 MATE = 100000
@@ -155,7 +158,7 @@ def _pst_white(t, sq):
     cm = 6 - CMAN[sq]            # 6 centre .. 0 corner
     v = BASE_VAL[t]
     if t == 1:
-        v += [0, 0, 6, 12, 18, 22, 14][r] + (3 - abs(c - 3)) * 3
+        v += [0, 0, 6, 12, 18, 22, -85][r] + (3 - abs(c - 3)) * 3
     elif t == 2:
         v += ring * 6 + r * 2
     elif t == 3:
@@ -355,6 +358,18 @@ def material(b, s):
     return sum(NPM[p] for p in b if p * s > 0)
 
 
+def hunter(e, mat):
+    """The side whose lead earns the King-hunt bonus (1, -1) or 0: a clear
+    lead against few pieces."""
+    if e > 150:
+        if mat[2] <= 1500:
+            return 1
+    elif e < -150:
+        if mat[1] <= 1500:
+            return -1
+    return 0
+
+
 def is_mated(b, s):
     """Side s has moves and every one of them leaves its King attacked."""
     mv = all_moves(b, s)
@@ -404,16 +419,20 @@ class Engine(object):
         sc = ev
         mat = self.mat
         if sc > 150 or sc < -150:
-            sc += sc * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+            if sc > 400 or sc < -400:
+                sc += sc * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+            else:
+                sc -= sc * (TOTAL_NPM - mat[1] - mat[2]) // 24000
             sc = sc * HMSCALE[hm] >> 6
-        if sc > 150 and mat[2] <= 1500:
-            sc += self.mopup(1, mat[2])
-        elif sc < -150 and mat[1] <= 1500:
-            sc -= self.mopup(-1, mat[1])
+            if not mat[1 if sc > 0 else 2]:
+                sc >>= 1
+        w = hunter(sc, mat)
+        if w:
+            sc += w * self.mopup(w, mat[-w], mat[w])
         return sc if s > 0 else -sc
 
-    def mopup(self, w, weakmat):
-        """Bonus for side w (clearly ahead) hunting the enemy King."""
+    def mopup(self, w, weakmat, strongmat):
+        """Bonus for side w (ahead) hunting the enemy King."""
         b = self.b
         ek = -9 * w
         if ek not in b or 9 * w not in b:
@@ -425,9 +444,14 @@ class Engine(object):
                 return v
         e = b.index(ek)
         k = b.index(9 * w)
-        bonus = EDGE[e] * 14 + CMAN[e] * 4 + (6 - CHEB[k][e]) * 6
-        # fewer enemy pieces: closer to a mate (and trades are welcome)
-        bonus += (1500 - weakmat) // 8
+        if strongmat:
+            bonus = EDGE[e] * 14 + CMAN[e] * 4 + (6 - CHEB[k][e]) * 6
+            # fewer enemy pieces: closer to a mate (and trades are welcome)
+            bonus += (1500 - weakmat) // 8
+        else:
+            # pawns only: they confine a King on the far row (the row they
+            # attack from the one below it), so drive it there
+            bonus = (e // 7 if w > 0 else 6 - e // 7) * 12 + EDGE[e] * 4 + (6 - CHEB[k][e]) * 6
         if weakmat > 900:
             return bonus
         cheb_e = CHEB[e]
@@ -471,7 +495,7 @@ class Engine(object):
             if b[t] * w >= 0 and not att[t]:
                 free += 1
         bonus += near * 2 + (8 - free) * 8
-        if weakmat == 0:
+        if weakmat == 0 and strongmat:
             bonus += 40
         self.mcache[key] = bonus
         return bonus
@@ -538,24 +562,22 @@ class Engine(object):
         if e > 150 or e < -150:
             # the side ahead likes trading pieces, and the longer nothing has
             # been captured the less its lead is worth (50-move rule)
-            e += e * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+            if e > 400 or e < -400:
+                e += e * (TOTAL_NPM - mat[1] - mat[2]) // 32000
+            else:
+                e -= e * (TOTAL_NPM - mat[1] - mat[2]) // 24000
             e = e * HMSCALE[hm] >> 6
-        if s > 0:
-            stand = e
-            if e > 150 and mat[2] <= 1500:
-                if stand >= beta:
-                    return stand
-                stand += self.mopup(1, mat[2])
-            elif e < -150 and mat[1] <= 1500 and stand > alpha:
-                stand -= self.mopup(-1, mat[1])
-        else:
-            stand = -e
-            if e < -150 and mat[1] <= 1500:
-                if stand >= beta:
-                    return stand
-                stand += self.mopup(-1, mat[1])
-            elif e > 150 and mat[2] <= 1500 and stand > alpha:
-                stand -= self.mopup(1, mat[2])
+            if not mat[1 if e > 0 else 2]:
+                # pawns alone rarely force a win: keep a piece
+                e >>= 1
+        stand = e if s > 0 else -e
+        w = hunter(e, mat)
+        if w == s:
+            if stand >= beta:
+                return stand
+            stand += self.mopup(w, mat[-w], mat[w])
+        elif w and stand > alpha:
+            stand -= self.mopup(w, mat[-w], mat[w])
         if stand >= beta:
             # a lower bound is enough here (a King capture would only be higher)
             return stand
@@ -940,6 +962,10 @@ class Engine(object):
                     alpha = v
                     it_best = m
                     it_score = v
+                    if v > MATE_BOUND and self.limit < hard:
+                        # a mate: allow more nodes to look for a faster one
+                        self.limit = hard
+                        extended = True
                     if i > 0 and depth >= 4 and not extended and self.limit < hard:
                         # the best move changed late: allow more nodes
                         self.limit = hard
@@ -955,6 +981,10 @@ class Engine(object):
             best_score = it_score
             self.depth_done = depth
             moves.sort(key=lambda mm: scores.get(mm, -INF), reverse=True)
+            if best_score > MATE_BOUND and MATE - best_score > depth + 1 and self.nodes < self.limit:
+                # a mate, but one deeper than this iteration's reach: the
+                # next iterations may find a faster one
+                continue
             if best_score > MATE_BOUND or best_score < -MATE_BOUND:
                 break
             if (depth >= 3 and not extended and prev_score is not None
@@ -1069,10 +1099,10 @@ def _choose(gameboard):
         ENGINE.tt = {}
     h = full_hash(b)
     # node allowance: NODE_BUDGET per move while the game's allowance
-    # (GAME_CAP) lasts, then shrinking smoothly down to NODE_BUDGET // 6
+    # (GAME_CAP) lasts, then shrinking smoothly down to NODE_BUDGET // 4
     used = GAME['nodes'] if seen else 0
     remaining = GAME_CAP - used
-    budget = max(NODE_BUDGET // 6, min(NODE_BUDGET, remaining // 14))
+    budget = max(NODE_BUDGET // 4, min(NODE_BUDGET, remaining // 14))
     hard = max(budget, min(2 * budget, remaining // 6))
     m = BOOK.get(board_key(b))
     if m is not None and m in all_moves(b, 1):

@@ -499,7 +499,77 @@ def test_lone_king_returns_a_legal_safe_king_move(colour):
     assert RULES.is_safe(board, internal(move))
 
 
-# -- 6. setUpBoard and import ------------------------------------------------------------------
+# -- 6. endgame judgement: the course's rules make pawns alone weak ------------------------------
+
+# From a real game (AB.py as Black against Minimax, a 50-ply draw), seen from White: Queen and two
+# pawns against Empress. Qa3xa4 trades the Queen for the Empress (Ka5xa4 recaptures) and leaves
+# King and pawns against a lone King, which without promotion is rarely a win in 50 plies.
+QUEEN_KEPT = "Kd0 Pd1 Qa3 Pf3 ea4 ka5"
+QUEEN_TRADE = "a3a4"
+
+
+@pytest.mark.parametrize("colour", ["White", "Black"])
+def test_keeps_its_queen_rather_than_trading_into_a_pawns_only_ending(colour):
+    gameboard = oriented(QUEEN_KEPT, colour)
+    board = board_from_gameboard(gameboard)
+    side = SIDE[colour]
+    # brute force: the trade is on the board, the King's recapture is safe, and after it the
+    # mover has only its King and pawns against a lone King
+    trade = internal(oriented_move(QUEEN_TRADE, colour))
+    assert trade in RULES.moves(board, side) and RULES.is_safe(board, trade)
+    after = RULES.make(board, trade)
+    recapture = internal(oriented_move("a5a4", colour))
+    assert recapture in RULES.moves(after, -side) and RULES.is_safe(after, recapture)
+    left = sorted(RULES.piece_of[abs(p)].name for p in RULES.make(after, recapture) if p)
+    assert left == ["King", "King", "Pawn", "Pawn"]
+
+    raw, move = ask(load_ab(), dict(gameboard), colour)
+    assert is_course_move(raw)
+    assert move != oriented_move(QUEEN_TRADE, colour)
+    assert RULES.is_safe(board, internal(move))
+
+
+def test_a_pawn_on_the_far_row_counts_as_a_blocker_not_a_pawn():
+    # no promotion: a pawn on its far row never moves again and attacks nothing
+    module = load_ab()
+    evaluate = module.full_eval
+    bare = module.dict_to_flat(gb("Ka2 ka4"))
+    for col in COLS:
+        before = module.dict_to_flat(gb(f"Ka2 ka4 P{col}5"))
+        far = module.dict_to_flat(gb(f"Ka2 ka4 P{col}6"))
+        assert evaluate(far) - evaluate(bare) <= 30
+        assert evaluate(before) - evaluate(far) >= 80
+        # the same for Black, whose far row is row 0
+        black_before = module.dict_to_flat(gb(f"Ka2 ka4 p{col}1"))
+        black_far = module.dict_to_flat(gb(f"Ka2 ka4 p{col}0"))
+        assert evaluate(bare) - evaluate(black_far) <= 30
+        assert evaluate(black_far) - evaluate(black_before) >= 80
+
+
+def static_value(module, text):
+    """AB.py's static evaluation (White's view, no 50-ply counter) of a crafted position."""
+    board = module.dict_to_flat(gb(text))
+    engine = module.Engine()
+    engine.b = board
+    engine.mat = [0, module.material(board, 1), module.material(board, -1)]
+    return engine.evaluate(1, module.full_eval(board), 0)
+
+
+def test_a_small_lead_keeps_pieces_and_a_large_lead_trades_them():
+    # without promotion a thin lead in a bare ending is rarely a win in 50 plies, so two
+    # extra pawns are worth more with the Queens, Empresses and Rooks still on; a whole
+    # Rook ahead is worth more with them traded (fewer defenders, the King hunt starts)
+    # (each side keeps a Queen and an Empress, so no King hunt bonus is in play)
+    module = load_ab()
+    kept = "Qd1 Ee1 qd5 ee5"
+    traded = "Rg1 Bf1 rg5 bf5"
+    small = f"Ka0 Pb2 Pc2 Pd2 ka6 pb4 {kept}"
+    big = f"Ka0 Ra1 Pb2 ka6 pb4 {kept}"
+    assert static_value(module, f"{small} {traded}") > static_value(module, small)
+    assert static_value(module, f"{big} {traded}") < static_value(module, big)
+
+
+# -- 7. setUpBoard and import ------------------------------------------------------------------
 
 def test_set_up_board_reads_config_txt_into_the_course_start_dict(monkeypatch):
     module = load_ab()
@@ -544,7 +614,7 @@ def test_importing_and_calling_ab_py_prints_nothing(capsys):
     assert (captured.out, captured.err) == ("", "")
 
 
-# -- 7. whole games at the default budget -------------------------------------------------------
+# -- 8. whole games at the default budget -------------------------------------------------------
 
 @pytest.mark.parametrize("opponent,seed", [("dummy", 0), ("random", 0)])
 def test_whole_game_as_white_beats(opponent, seed):
