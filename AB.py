@@ -358,6 +358,22 @@ def material(b, s):
     return sum(NPM[p] for p in b if p * s > 0)
 
 
+def scaled_lead(e, mat, hm):
+    """A clear lead e (White's view) as the game's rules value it: a large
+    lead likes trading pieces, a small one keeps them (no promotion: a thin
+    lead in a bare ending is rarely a win), pawns alone count half, and the
+    longer nothing has been captured the less it is worth (50-ply rule)."""
+    gone = TOTAL_NPM - mat[1] - mat[2]
+    if e > 400 or e < -400:
+        e += e * gone // 32000
+    else:
+        e -= e * gone // 24000
+    e = e * HMSCALE[hm] >> 6
+    if not mat[1 if e > 0 else 2]:
+        e >>= 1
+    return e
+
+
 def hunter(e, mat):
     """The side whose lead earns the King-hunt bonus (1, -1) or 0: a clear
     lead against few pieces."""
@@ -419,13 +435,7 @@ class Engine(object):
         sc = ev
         mat = self.mat
         if sc > 150 or sc < -150:
-            if sc > 400 or sc < -400:
-                sc += sc * (TOTAL_NPM - mat[1] - mat[2]) // 32000
-            else:
-                sc -= sc * (TOTAL_NPM - mat[1] - mat[2]) // 24000
-            sc = sc * HMSCALE[hm] >> 6
-            if not mat[1 if sc > 0 else 2]:
-                sc >>= 1
+            sc = scaled_lead(sc, mat, hm)
         w = hunter(sc, mat)
         if w:
             sc += w * self.mopup(w, mat[-w], mat[w])
@@ -560,16 +570,7 @@ class Engine(object):
         # ahead) is computed only when it can matter
         e = ev
         if e > 150 or e < -150:
-            # the side ahead likes trading pieces, and the longer nothing has
-            # been captured the less its lead is worth (50-move rule)
-            if e > 400 or e < -400:
-                e += e * (TOTAL_NPM - mat[1] - mat[2]) // 32000
-            else:
-                e -= e * (TOTAL_NPM - mat[1] - mat[2]) // 24000
-            e = e * HMSCALE[hm] >> 6
-            if not mat[1 if e > 0 else 2]:
-                # pawns alone rarely force a win: keep a piece
-                e >>= 1
+            e = scaled_lead(e, mat, hm)
         stand = e if s > 0 else -e
         w = hunter(e, mat)
         if w == s:
