@@ -336,15 +336,19 @@ def oriented(text, colour):
     return board if colour == "White" else mirror(board)
 
 
+def position(text, colour):
+    """(gameboard, rules-engine board, side to move) of a crafted position for `colour`."""
+    gameboard = oriented(text, colour)
+    return gameboard, board_from_gameboard(gameboard), SIDE[colour]
+
+
 def oriented_move(name, colour):
     return mv(name) if colour == "White" else mirror_move(mv(name))
 
 
 @pytest.mark.parametrize("colour", ["White", "Black"])
 def test_captures_the_king_in_one(colour):
-    gameboard = oriented(KING_IN_ONE, colour)
-    board = board_from_gameboard(gameboard)
-    side = SIDE[colour]
+    gameboard, board, side = position(KING_IN_ONE, colour)
     # brute force: exactly one King capture; the mover's own King is in check; the Queen
     # that gives the check can be taken
     king_captures = [m for m in RULES.moves(board, side) if captures_king(board, m)]
@@ -365,9 +369,7 @@ def test_captures_the_king_in_one(colour):
 @pytest.mark.parametrize("text,name,reason", [(MATE_2_CHECK, MATE_2_CHECK_MOVE, CHECKMATE),
                                               (MATE_2_QUIET, MATE_2_QUIET_MOVE, OUT_OF_VALID_MOVES)])
 def test_finds_mate_in_two_plies(colour, text, name, reason):
-    gameboard = oriented(text, colour)
-    board = board_from_gameboard(gameboard)
-    side = SIDE[colour]
+    gameboard, board, side = position(text, colour)
     # brute force: no King capture, the mating moves are exactly the expected one, and after
     # it the opponent's King is attacked iff the reason is checkmate
     assert not any(captures_king(board, m) for m in RULES.moves(board, side))
@@ -474,9 +476,7 @@ def test_returns_the_only_move_whether_safe_or_not(colour, text, safe):
 
 @pytest.mark.parametrize("colour", ["White", "Black"])
 def test_lone_king_with_every_move_unsafe_returns_a_legal_king_move(colour):
-    gameboard = oriented(LONE_KING_LOST, colour)
-    board = board_from_gameboard(gameboard)
-    side = SIDE[colour]
+    gameboard, board, side = position(LONE_KING_LOST, colour)
     moves = RULES.moves(board, side)
     assert len(moves) == 3 and not any(RULES.is_safe(board, m) for m in moves)
     raw, move = ask(load_ab(), dict(gameboard), colour)
@@ -487,9 +487,7 @@ def test_lone_king_with_every_move_unsafe_returns_a_legal_king_move(colour):
 
 @pytest.mark.parametrize("colour", ["White", "Black"])
 def test_lone_king_returns_a_legal_safe_king_move(colour):
-    gameboard = oriented(LONE_KING, colour)
-    board = board_from_gameboard(gameboard)
-    side = SIDE[colour]
+    gameboard, board, side = position(LONE_KING, colour)
     moves = RULES.moves(board, side)
     assert all(board[m[0]] == side * KING for m in moves)
     assert any(RULES.is_safe(board, m) for m in moves)
@@ -510,9 +508,7 @@ QUEEN_TRADE = "a3a4"
 
 @pytest.mark.parametrize("colour", ["White", "Black"])
 def test_keeps_its_queen_rather_than_trading_into_a_pawns_only_ending(colour):
-    gameboard = oriented(QUEEN_KEPT, colour)
-    board = board_from_gameboard(gameboard)
-    side = SIDE[colour]
+    gameboard, board, side = position(QUEEN_KEPT, colour)
     # brute force: the trade is on the board, the King's recapture is safe, and after it the
     # mover has only its King and pawns against a lone King
     trade = internal(oriented_move(QUEEN_TRADE, colour))
