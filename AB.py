@@ -10,21 +10,30 @@ Design
   lists of length 19 so that a negative code indexes the Black entries.
 * Moves are ints: from | to << 6.  Ordering keys are packed in the bits above.
 * Search: iterative deepening, negamax alpha-beta with PVS, transposition
-  table (Zobrist keys), TT move first, captures by MVV-LVA, two killers per
-  ply, history heuristic, null-move pruning, late-move reductions, check
-  extension, capture-only quiescence search (a side left in check at the
-  frontier must answer it: all its moves are tried).  Capturing the King
-  ends the game (MATE - ply, so faster wins score higher); a side with no
-  move at all is a draw (0); 50 plies without a capture is a draw.
-* Evaluation: material + piece-square tables kept incrementally (rebuilt
-  per move with a bonus for pieces near the enemy King's square); there is
-  no promotion, so a pawn on its far row counts only as a blocker, a lead
-  of pawns alone counts half, and a small lead (under 400) keeps pieces on
-  the board while a large one trades them; a lead that shrinks as the
-  50-ply counter grows
-  (so captures that reset it are sought), and a "mop-up" term once one side
-  is clearly ahead (drive the enemy King to the edge, take away its flight
-  squares, bring the own King and pieces close).
+  table (Zobrist keys), TT move first, then captures by MVV-LVA, and only
+  when none of them cuts off the quiet moves (two killers per ply, then
+  history), null-move pruning, late-move reductions, check extension; near
+  the frontier (3 plies or less, off the PV, not in check) a static score
+  far above beta is returned as it is and quiet moves that give no check
+  are skipped when the score is far below alpha.  Whether a move gives
+  check is asked of attacked() only when cheap tables (MAYHIT, LINE) say it
+  can.  Capture-only quiescence search that skips losing exchanges (a
+  static exchange test on the target square) and delta-prunes; a side left
+  in check at the frontier must answer it: all its moves are tried.
+  Capturing the King ends the game (MATE - ply, so faster wins score
+  higher); a side with no move at all is a draw (0); 50 plies without a
+  capture is a draw.
+* Evaluation: material + piece-square tables kept incrementally, rebuilt
+  per move with a bonus for pieces near the enemy King's square and for
+  open lines through the pawns (the squares a piece would reach, and those
+  by the enemy King it would hit, with the pawns as the only blockers).
+  There is no promotion, so a pawn on its far row counts only as a
+  blocker, a lead of pawns alone counts half, and a small lead (under 400)
+  keeps pieces on the board while a large one trades them.  A lead shrinks
+  as the 50-ply counter grows (so captures that reset it are sought), and a
+  "mop-up" term applies once one side is clearly ahead (drive the enemy
+  King to the edge, take away its flight squares, bring the own King and
+  pieces close).
 * Budget: there is no clock (the time module is not allowed), so the search
   is bounded by a node count, NODE_BUDGET (derived from it: a per-game
   allowance GAME_CAP, after which moves get less).  A small opening book
@@ -36,10 +45,11 @@ Design
 
 import sys
 import random
+from itertools import chain
 
 # ---------------------------------------------------------------------------
 # The one tuning knob: nodes (main search + quiescence) searched per move.
-NODE_BUDGET = 10000
+NODE_BUDGET = 12000
 # derived: a whole game may use at most this many nodes (later moves get less)
 GAME_CAP = 36 * NODE_BUDGET
 # ---------------------------------------------------------------------------
@@ -49,6 +59,14 @@ MATE_BOUND = MATE - 1000
 INF = 1000000
 MAX_PLY = 64
 FIFTY = 50
+# a draw fails the course as a loss does: it is worth this much below 0 to
+# the agent (White), so it plays on rather than repeat or run out the 50 plies
+CONTEMPT = 60
+# pruning near the frontier (by remaining depth): reverse futility margin per
+# ply, and the futility margins below alpha under which quiet moves that give
+# no check are skipped
+RFP_MARGIN = 120
+FUT_MARGIN = [0, 150, 350]
 # lead scaling (out of 64) by plies since the last capture
 HMSCALE = [64 - max(0, hm - 14) * 3 // 4 for hm in range(FIFTY + 80)]
 
@@ -145,6 +163,32 @@ for _s in (1, -1):
 
 SQUARES = tuple(range(49))
 
+# cheap filters in front of the exact attacked(): MAYHIT[p][k][sq] says a
+# piece of signed code p on sq could attack square k on an empty board;
+# LINE[k][sq] says sq shares a row, column or diagonal with k (a piece
+# leaving sq may open a line onto k)
+LINE = [[False] * 49 for _ in range(49)]
+MAYHIT = [None] * 19
+for _k in range(49):
+    for _ray in ORTH[_k] + DIAG[_k]:
+        for _sq in _ray:
+            LINE[_k][_sq] = True
+for _p in list(range(1, 10)) + list(range(-9, 0)):
+    _t = abs(_p)
+    _tab = []
+    for _k in range(49):
+        _row = [False] * 49
+        if _t == 1:
+            for _sq in PATK[1 if _p > 0 else -1][_k]:
+                _row[_sq] = True
+        for _sq in LEAP[_t][_k]:
+            _row[_sq] = True
+        for _ray in SLIDE[_t][_k]:
+            for _sq in _ray:
+                _row[_sq] = True
+        _tab.append(_row)
+    MAYHIT[_p] = _tab
+
 # distances
 CHEB = [[max(abs(a // 7 - b // 7), abs(a % 7 - b % 7)) for b in range(49)] for a in range(49)]
 MANH = [[abs(a // 7 - b // 7) + abs(a % 7 - b % 7) for b in range(49)] for a in range(49)]
@@ -232,12 +276,15 @@ def attacked(b, sq, s):
 def gen_moves(b, s, squares=SQUARES):
     """All pseudo-legal moves of side s: (captures with MVV-LVA key, quiet moves).
     squares: where to look for s's pieces (all squares, or a piece list)."""
-    caps = []
+    return gen_captures(b, s, squares), gen_quiets(b, s, squares)
+
+
+def gen_quiets(b, s, squares=SQUARES):
+    """The moves of side s that capture nothing (the search asks for them only
+    when no capture has cut the node off)."""
     quiets = []
-    capp = caps.append
     qapp = quiets.append
     push = PUSH[s]
-    pcap = PCAP[s]
     for fr in squares:
         p = b[fr] * s
         if p <= 0:
@@ -246,31 +293,37 @@ def gen_moves(b, s, squares=SQUARES):
             to = push[fr]
             if to >= 0 and b[to] == 0:
                 qapp(fr | to << 6)
-            for to in pcap[fr]:
-                q = b[to] * s
-                if q < 0:
-                    capp((VICT_RANK[-q] << 4 | 14) << 12 | fr | to << 6)
             continue
-        att = 15 - p
         for to in LEAP[p][fr]:
-            q = b[to] * s
-            if q == 0:
+            if b[to] == 0:
                 qapp(fr | to << 6)
-            elif q < 0:
-                capp((VICT_RANK[-q] << 4 | att) << 12 | fr | to << 6)
         for ray in SLIDE[p][fr]:
             for to in ray:
-                q = b[to] * s
-                if q == 0:
-                    qapp(fr | to << 6)
-                else:
-                    if q < 0:
-                        capp((VICT_RANK[-q] << 4 | att) << 12 | fr | to << 6)
+                if b[to]:
                     break
-    return caps, quiets
+                qapp(fr | to << 6)
+    return quiets
+
+
+def quiet_stage(b, s, squares, killers, hist):
+    """The quiet moves in search order (killers, then by history), made
+    only when the search gets past the captures."""
+    k0, k1 = killers
+    ordered = []
+    for m in gen_quiets(b, s, squares):
+        if m == k0:
+            ordered.append(1 << 40 | m)
+        elif m == k1:
+            ordered.append(1 << 39 | m)
+        else:
+            ordered.append(hist[m] << 12 | m)
+    ordered.sort(reverse=True)
+    for k in ordered:
+        yield k & 4095
 
 
 def gen_captures(b, s, squares=SQUARES):
+    """The captures of side s, each keyed for MVV-LVA ordering above bit 12."""
     caps = []
     capp = caps.append
     pcap = PCAP[s]
@@ -297,6 +350,75 @@ def gen_captures(b, s, squares=SQUARES):
                         capp((VICT_RANK[-q * s] << 4 | att) << 12 | fr | to << 6)
                     break
     return caps
+
+
+# values for the exchange test: a King that recaptures and is then taken
+# has lost the game
+SEE_VAL = list(VAL)
+SEE_VAL[9] = SEE_VAL[10] = 5000
+# the types that move along diagonals and along rows and columns
+LINE_MOVERS = ((DIAG, (4, 6, 8)), (ORTH, (5, 7, 8)))
+
+
+def cheapest_attacker(b, sq, s):
+    """Square of side s's least valuable piece attacking sq, or -1."""
+    best = -1
+    bv = 99999
+    for t in PATK[s][sq]:
+        if b[t] * s == 1:
+            return t
+    for t in FZT[sq]:
+        if b[t] * s == 2:
+            return t
+    for t in KNT[sq]:
+        q = b[t] * s
+        if (q == 3 or q == 6 or q == 7) and SEE_VAL[q] < bv:
+            best = t
+            bv = SEE_VAL[q]
+    if bv <= 300:
+        return best
+    for lines, kinds in LINE_MOVERS:
+        for ray in lines[sq]:
+            for t in ray:
+                q = b[t]
+                if q:
+                    q *= s
+                    if q in kinds and SEE_VAL[q] < bv:
+                        best = t
+                        bv = SEE_VAL[q]
+                    break
+    if best < 0:
+        for t in KGT[sq]:
+            if b[t] * s == 9:
+                return t
+    return best
+
+
+def exchange(b, fr, to):
+    """Static exchange: material won by the capture fr -> to when both sides
+    then keep recapturing on `to` with their cheapest piece (and may stop)."""
+    bb = list(b)
+    s = 1 if bb[fr] > 0 else -1
+    gain = [SEE_VAL[bb[to]]]
+    on = SEE_VAL[bb[fr]]
+    bb[to] = bb[fr]
+    bb[fr] = 0
+    side = -s
+    while True:
+        a = cheapest_attacker(bb, to, side)
+        if a < 0:
+            break
+        gain.append(on - gain[-1])
+        on = SEE_VAL[bb[a]]
+        bb[to] = bb[a]
+        bb[a] = 0
+        side = -side
+    d = len(gain) - 1
+    while d > 0:
+        if gain[d] > -gain[d - 1]:
+            gain[d - 1] = -gain[d]
+        d -= 1
+    return gain[0]
 
 
 def all_moves(b, s):
@@ -332,15 +454,54 @@ def full_eval(b, pst=PST):
 # king tropism weight per type (pieces near the enemy King)
 TROP_W = [0, 0, 2, 3, 2, 3, 5, 5, 6, 0]
 PROX = [0, 3, 2, 1, 0, 0, 0, 0]   # by Chebyshev distance
+# lines through the root's pawns (pieces are taken as transparent: pawns
+# move rarely inside one search): per type, a bonus per reachable square and
+# per square next to (or on) the enemy King that the piece would hit
+MOB_W = [0, 0, 0, 2, 3, 3, 2, 2, 1, 0]
+KZONE_W = [0, 0, 4, 4, 4, 5, 6, 6, 6, 0]
+PST_CACHE = {}
+
+
+def _lines_bonus(pawns, s, ek, t, sq):
+    """Bonus for a piece of type t and side s on sq, with only the pawns
+    (square -> 1 White, -1 Black) as blockers: the squares it reaches, and
+    those on or next to the enemy King's square ek."""
+    zone = CHEB[ek]
+    reach = 0
+    hits = 0
+    for to in LEAP[t][sq]:
+        if pawns.get(to) != s:
+            reach += 1
+            if zone[to] <= 1:
+                hits += 1
+    for ray in SLIDE[t][sq]:
+        for to in ray:
+            q = pawns.get(to)
+            if q == s:
+                break
+            reach += 1
+            if zone[to] <= 1:
+                hits += 1
+            if q:
+                break
+    return MOB_W[t] * reach + KZONE_W[t] * hits
 
 
 def build_pst(b):
     """Piece-square tables for one search: the static tables plus a bonus
-    for pieces standing near the enemy King's square at the root."""
+    for pieces standing near the enemy King's square at the root and for
+    open lines through the root's pawn structure (cached by pawns and
+    Kings: the structure changes rarely from move to move)."""
     if 9 not in b or -9 not in b:
         return PST
     wk = b.index(9)
     bk = b.index(-9)
+    pawn_list = tuple((sq, b[sq]) for sq in SQUARES if b[sq] == 1 or b[sq] == -1)
+    key = (wk, bk, pawn_list)
+    pst = PST_CACHE.get(key)
+    if pst is not None:
+        return pst
+    pawns = dict(pawn_list)
     pst = [list(row) for row in PST]
     cw = CHEB[bk]
     cb = CHEB[wk]
@@ -349,8 +510,11 @@ def build_pst(b):
         rw = pst[t]
         rb = pst[19 - t]
         for sq in range(49):
-            rw[sq] += w * PROX[cw[sq]]
-            rb[sq] -= w * PROX[cb[sq]]
+            rw[sq] += w * PROX[cw[sq]] + _lines_bonus(pawns, 1, bk, t, sq)
+            rb[sq] -= w * PROX[cb[sq]] + _lines_bonus(pawns, -1, wk, t, sq)
+    if len(PST_CACHE) > 64:
+        PST_CACHE.clear()
+    PST_CACHE[key] = pst
     return pst
 
 
@@ -429,6 +593,8 @@ class Engine(object):
         self.pst = PST
         self.mcache = {}
         self.pl = [None, set(), set()]
+        # a draw's value for the side to move (index 1 White, -1 Black)
+        self.draw = [0, -CONTEMPT, CONTEMPT]
 
     # -- evaluation -------------------------------------------------------
     def evaluate(self, s, ev, hm=0):
@@ -445,15 +611,16 @@ class Engine(object):
         """Bonus for side w (ahead) hunting the enemy King."""
         b = self.b
         ek = -9 * w
-        if ek not in b or 9 * w not in b:
-            return 0
         if weakmat <= 500:
             key = tuple(b)
             v = self.mcache.get(key)
             if v is not None:
                 return v
-        e = b.index(ek)
-        k = b.index(9 * w)
+        try:
+            e = b.index(ek)
+            k = b.index(9 * w)
+        except ValueError:
+            return 0
         if strongmat:
             bonus = EDGE[e] * 14 + CMAN[e] * 4 + (6 - CHEB[k][e]) * 6
             # fewer enemy pieces: closer to a mate (and trades are welcome)
@@ -466,12 +633,11 @@ class Engine(object):
             return bonus
         cheb_e = CHEB[e]
         near = 0
+        own = self.pl[w]
         if weakmat > 500:
             # own pieces close to the enemy King
-            sq = -1
-            for p in b:
-                sq += 1
-                p *= w
+            for sq in own:
+                p = b[sq] * w
                 if p > 1 and p != 9:
                     near += 6 - cheb_e[sq]
             return bonus + near * 2
@@ -480,12 +646,8 @@ class Engine(object):
         # off the board so that it does not block the lines behind it)
         att = [False] * 49
         b[e] = 0
-        sq = -1
-        for p in b:
-            sq += 1
-            p *= w
-            if p <= 0:
-                continue
+        for sq in own:
+            p = b[sq] * w
             if p == 1:
                 for t in PCAP[w][sq]:
                     att[t] = True
@@ -519,7 +681,7 @@ class Engine(object):
         own = pl[s]
         caps, quiets = gen_moves(b, s, own)
         if not caps and not quiets:
-            return 0
+            return self.draw[s]
         caps.sort(reverse=True)
         if caps and caps[0] >> 16 == 15:
             return MATE - ply
@@ -547,7 +709,7 @@ class Engine(object):
                 opp.add(to)
             elif hm + 1 >= FIFTY:
                 # 50 quiet plies: a draw unless the other side has only unsafe moves
-                v = MATE - ply - 1 if is_mated(b, ns) else 0
+                v = MATE - ply - 1 if is_mated(b, ns) else self.draw[s]
             else:
                 v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr], hm + 1)
             own.remove(to)
@@ -604,6 +766,9 @@ class Engine(object):
             if stand + VAL[c] + 200 < alpha:
                 continue
             p = b[fr]
+            if VAL[p] > VAL[c] and exchange(b, fr, to) < 0:
+                # a losing exchange: not tried
+                continue
             b[to] = p
             b[fr] = 0
             own.remove(fr)
@@ -624,11 +789,12 @@ class Engine(object):
         return alpha
 
     # -- main search ------------------------------------------------------
-    def search(self, depth, alpha, beta, ply, s, h, ev, hm, donull):
+    def search(self, depth, alpha, beta, ply, s, h, ev, hm, donull, chk):
+        """Negamax value for side s; chk: s's King is attacked now."""
         b = self.b
         if depth <= 0 and hm < FIFTY:
             if h in self.rep:
-                return 0
+                return self.draw[s]
             return self.qsearch(alpha, beta, ply, s, ev, hm)
         # end checks in the referee's order: (the King captured on the last
         # ply never reaches here) no move at all: draw; every move unsafe:
@@ -636,12 +802,12 @@ class Engine(object):
         if hm >= FIFTY:
             if is_mated(b, s):
                 return -(MATE - ply)
-            return 0
+            return self.draw[s]
         ks = b.index(-9 * s) if -9 * s in b else -1
         if ks >= 0 and attacked(b, ks, s):
             return MATE - ply
         if h in self.rep:
-            return 0
+            return self.draw[s]
         if depth <= 0:
             return self.qsearch(alpha, beta, ply, s, ev, hm)
         self.nodes += 1
@@ -672,8 +838,6 @@ class Engine(object):
                 if f == 0 or (f == 1 and sc >= beta) or (f == 2 and sc <= alpha):
                     return sc
 
-        mk = b.index(9 * s) if 9 * s in b else -1
-        chk = mk >= 0 and attacked(b, mk, -s)
         if chk and ply < 24:
             depth += 1
 
@@ -681,12 +845,23 @@ class Engine(object):
         mat = self.mat
         pst = self.pst
         ns = -s
+        # near the frontier, off the PV, not in check and no mate in sight:
+        # a static score far above beta is taken as it is, and quiet moves
+        # that give no check are skipped when the score is far below alpha
+        # (futility)
+        futile = False
+        se = None
+        if not chk and not pv and depth <= 3 and alpha > -MATE_BOUND and beta < MATE_BOUND:
+            se = self.evaluate(s, ev, hm)
+            if se - RFP_MARGIN * depth >= beta:
+                return se
+            futile = depth <= 2 and se + FUT_MARGIN[depth] <= alpha
         # null move
         if (donull and not chk and not pv and depth >= 3 and mat[s if s > 0 else 2] >= 500
                 and beta < MATE_BOUND):
-            if self.evaluate(s, ev, hm) >= beta:
+            if (se if se is not None else self.evaluate(s, ev, hm)) >= beta:
                 r = 3 if depth >= 6 else 2
-                v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, ns, h ^ ZSIDE, ev, hm + 1, False)
+                v = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, ns, h ^ ZSIDE, ev, hm + 1, False, False)
                 if self.stop:
                     return 0
                 if v >= beta:
@@ -715,18 +890,20 @@ class Engine(object):
                 b[fr] = 0
                 own.remove(fr)
                 own.add(to)
+                gives = (depth > 1 and ks >= 0 and (MAYHIT[p][ks][to] or LINE[ks][fr])
+                         and attacked(b, ks, s))
                 if c:
                     opp.remove(to)
                     mat[ns] -= NPM[c]
                     v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns,
                                      nh0 ^ zp[p][fr] ^ zp[p][to] ^ zp[c][to],
-                                     ev + pst[p][to] - pst[p][fr] - pst[c][to], 0, True)
+                                     ev + pst[p][to] - pst[p][fr] - pst[c][to], 0, True, gives)
                     mat[ns] += NPM[c]
                     opp.add(to)
                 else:
                     v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns,
                                      nh0 ^ zp[p][fr] ^ zp[p][to],
-                                     ev + pst[p][to] - pst[p][fr], hm + 1, True)
+                                     ev + pst[p][to] - pst[p][fr], hm + 1, True, gives)
                 own.remove(to)
                 own.add(fr)
                 b[fr] = p
@@ -749,23 +926,11 @@ class Engine(object):
             else:
                 ttm = 0
 
-        caps, quiets = gen_moves(b, s, own)
-        if not caps and not quiets:
-            return 0
+        # captures by MVV-LVA, then (only if none cuts off) the quiet moves
+        caps = gen_captures(b, s, own)
         caps.sort(reverse=True)
-        k0, k1 = killers
-        ordered = []
-        for m in quiets:
-            if m == k0:
-                ordered.append(1 << 40 | m)
-            elif m == k1:
-                ordered.append(1 << 39 | m)
-            else:
-                ordered.append(hist[m] << 12 | m)
-        ordered.sort(reverse=True)
-        moves = [k & 4095 for k in caps]
-        moves.extend([k & 4095 for k in ordered])
         ncaps = len(caps)
+        moves = chain([k & 4095 for k in caps], quiet_stage(b, s, own, killers, hist))
 
         rep = self.rep
         idx = -1
@@ -783,6 +948,7 @@ class Engine(object):
             b[fr] = 0
             own.remove(fr)
             own.add(to)
+            gives = ks >= 0 and (MAYHIT[p][ks][to] or LINE[ks][fr]) and attacked(b, ks, s)
             if c:
                 opp.remove(to)
                 mat[ns] -= NPM[c]
@@ -790,28 +956,34 @@ class Engine(object):
                 nev = ev + pst[p][to] - pst[p][fr] - pst[c][to]
                 nhm = 0
             else:
+                if futile and not gives:
+                    own.remove(to)
+                    own.add(fr)
+                    b[fr] = p
+                    b[to] = c
+                    continue
                 nh = nh0 ^ zp[p][fr] ^ zp[p][to]
                 nev = ev + pst[p][to] - pst[p][fr]
                 nhm = hm + 1
             if depth == 1 and nhm < FIFTY:
                 # frontier: straight into quiescence
                 if nh in rep:
-                    v = 0
-                elif ks >= 0 and attacked(b, ks, s):
+                    v = self.draw[s]
+                elif gives:
                     v = -self.evasions(-beta, -alpha, ply + 1, ns, nev, nhm)
                 else:
                     v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev, nhm)
             elif searched == 0:
-                v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True)
+                v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives)
             else:
                 red = 0
                 if (depth >= 3 and idx >= ncaps + 3 and not chk and not c):
                     red = 1 if idx < ncaps + 10 else 2
                     if red >= depth - 1:
                         red = depth - 2
-                v = -self.search(depth - 1 - red, -alpha - 1, -alpha, ply + 1, ns, nh, nev, nhm, True)
+                v = -self.search(depth - 1 - red, -alpha - 1, -alpha, ply + 1, ns, nh, nev, nhm, True, gives)
                 if v > alpha and not self.stop and (red or v < beta):
-                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True)
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives)
             if c:
                 mat[ns] += NPM[c]
                 opp.add(to)
@@ -834,6 +1006,12 @@ class Engine(object):
                                 killers[1] = killers[0]
                                 killers[0] = m
                         break
+        if idx < 0:
+            # no move at all: a draw
+            return self.draw[s]
+        if best == -INF:
+            # every move was skipped: the score is at most alpha
+            best = alpha0
         if best >= beta:
             flag = 1
         elif best > alpha0:
@@ -916,6 +1094,7 @@ class Engine(object):
         self.pl = [None, set(i for i in SQUARES if b[i] > 0), set(i for i in SQUARES if b[i] < 0)]
         own = self.pl[1]
         opp = self.pl[2]
+        eks = king_sq(b, -1)
         extended = False
         for depth in range(1, MAX_PLY):
             alpha = -INF
@@ -933,6 +1112,7 @@ class Engine(object):
                 b[fr] = 0
                 own.remove(fr)
                 own.add(to)
+                gives = eks >= 0 and attacked(b, eks, 1)
                 if c:
                     opp.remove(to)
                     mat[2] -= NPM[c]
@@ -944,11 +1124,11 @@ class Engine(object):
                     nev = ev + pst[p][to] - pst[p][fr]
                     nhm = hm + 1
                 if i == 0:
-                    v = -self.search(depth - 1, -beta, -alpha, 1, -s, nh, nev, nhm, True)
+                    v = -self.search(depth - 1, -beta, -alpha, 1, -s, nh, nev, nhm, True, gives)
                 else:
-                    v = -self.search(depth - 1, -alpha - 1, -alpha, 1, -s, nh, nev, nhm, True)
+                    v = -self.search(depth - 1, -alpha - 1, -alpha, 1, -s, nh, nev, nhm, True, gives)
                     if v > alpha and not self.stop:
-                        v = -self.search(depth - 1, -beta, -alpha, 1, -s, nh, nev, nhm, True)
+                        v = -self.search(depth - 1, -beta, -alpha, 1, -s, nh, nev, nhm, True, gives)
                 if c:
                     mat[2] += NPM[c]
                     opp.add(to)

@@ -308,6 +308,69 @@ def test_argument_is_unchanged_on_random_positions(answers_on_random_positions):
     assert [a for a in answers_on_random_positions if not a["unchanged"]] == []
 
 
+# -- 2b. AB.py's own move generator and check test against the referee's ---------------------
+
+def ab_move_names(module, moves):
+    """AB.py's packed moves as course moves."""
+    return {module.move_to_tuple(m) for m in moves}
+
+
+@pytest.fixture(scope="module")
+def generator_positions():
+    """(gameboard, AB.py flat board, rules-engine board) for the random positions; both sides'
+    moves are compared on each."""
+    module = load_ab()
+    return module, [(g, module.dict_to_flat(g), board_from_gameboard(g))
+                    for g, _ in random_positions()]
+
+
+def test_ab_move_generator_equals_the_referees_moves_split_into_captures_and_quiets(
+        generator_positions):
+    module, positions = generator_positions
+    bad = []
+    compared = 0
+    for gameboard, flat, board in positions:
+        for colour, side in SIDE.items():
+            caps = ab_move_names(module, [k & 4095 for k in module.gen_captures(flat, side)])
+            quiets = ab_move_names(module, module.gen_quiets(flat, side))
+            referee = course_moves(board, side)
+            onto_enemy = {m for m in referee if gameboard.get(m[1], ("", colour))[1] != colour}
+            compared += len(referee)
+            if caps != onto_enemy or quiets != referee - onto_enemy:
+                bad.append((colour, gameboard))
+    assert compared > 5000
+    assert bad == []
+
+
+def test_ab_check_filter_never_misses_a_check(generator_positions):
+    """The search asks attacked() only for moves that MAYHIT/LINE say may give check; after
+    every move that gives check (by the referee's in_check) where the enemy King was not
+    attacked before (the search has returned a King capture by then), the filter says so."""
+    module, positions = generator_positions
+    missed = []
+    checks = 0
+    for gameboard, flat, board in positions:
+        for side in (1, -1):
+            enemy_king = module.king_sq(flat, -side)
+            if enemy_king < 0 or checked(board, -side):
+                continue
+            for caps_or_quiets in module.gen_moves(flat, side):
+                for key in caps_or_quiets:
+                    m = key & 4095
+                    fr, to = m & 63, m >> 6
+                    if flat[to] == -9 * side:
+                        continue
+                    after = RULES.make(board, internal(module.move_to_tuple(m)))
+                    if not checked(after, -side):
+                        continue
+                    checks += 1
+                    if not (module.MAYHIT[flat[fr]][enemy_king][to] or
+                            module.LINE[enemy_king][fr]):
+                        missed.append((module.move_to_tuple(m), gameboard))
+    assert checks > 300
+    assert missed == []
+
+
 # -- 3. crafted positions: King capture, mates --------------------------------------------------
 
 # White's King on d0 is in check from the Queen on d4; the Rook could take that Queen, but the
@@ -563,6 +626,48 @@ def test_a_small_lead_keeps_pieces_and_a_large_lead_trades_them():
     big = f"Ka0 Ra1 Pb2 ka6 pb4 {kept}"
     assert static_value(module, f"{small} {traded}") > static_value(module, small)
     assert static_value(module, f"{big} {traded}") < static_value(module, big)
+
+
+def test_a_fifty_ply_draw_scores_below_zero_for_the_agent():
+    # a draw fails the course as a loss does: with 49 quiet plies behind it, every move of
+    # King and Rook against a lone King (no capture, no mate in one) ends in a 50-ply draw,
+    # which the search scores at -CONTEMPT; with the counter at 0 the extra Rook counts
+    module = load_ab()
+    board = module.dict_to_flat(gb("Kd0 Ra0 kd4"))
+    assert module.CONTEMPT > 0
+    _, drawn = module.Engine().think(board, 49, 2000, [])
+    _, fresh = module.Engine().think(board, 0, 2000, [])
+    assert drawn == -module.CONTEMPT
+    assert fresh > 300
+
+
+def test_static_exchange_counts_the_recaptures():
+    module = load_ab()
+
+    def exchange(text, fr, to):
+        board = module.dict_to_flat(gb(text))
+        index = {name: module.COLS.index(name[0]) + 7 * int(name[1]) for name in (fr, to)}
+        return module.exchange(board, index[fr], index[to])
+
+    # Queen takes a pawn that a pawn defends: 100 - 900
+    assert exchange("Kd0 kd6 Qc2 pc4 pd5", "c2", "c4") == -800
+    # Rook takes a Knight that a Bishop defends: 300 - 500
+    assert exchange("Kd0 kd6 Ra0 na3 bb4", "a0", "a3") == -200
+    # the same Knight undefended
+    assert exchange("Kd0 kd6 Ra0 na3", "a0", "a3") == 300
+    # a Rook defended only by its King, with a Knight also on it: the King may not recapture
+    assert exchange("Kd0 kb6 Qa0 ra5 Nc4", "a0", "a5") == 500
+
+
+def test_a_rook_on_an_open_file_beats_one_behind_its_own_pawn():
+    # the tables built per move add, per square a piece would reach with only pawns in the way,
+    # MOB_W: from a0 behind its pawn on a2 the Rook reaches a1 and b0..g0 (7 squares), from b0
+    # it reaches b1..b6, a0 and c0..g0 (12); no other term differs but the fixed tables
+    module = load_ab()
+    closed = module.dict_to_flat(gb("Kd0 Ra0 Pa2 kd6"))
+    opened = module.dict_to_flat(gb("Kd0 Rb0 Pa2 kd6"))
+    lines = [module.full_eval(b, module.build_pst(b)) - module.full_eval(b) for b in (closed, opened)]
+    assert lines[1] - lines[0] == module.MOB_W[5] * (12 - 7)
 
 
 # -- 7. setUpBoard and import ------------------------------------------------------------------
