@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(PY) bench/perft.py
 	$(PY) bench/agents.py
 	$(PY) bench/ab_strength.py
+	$(PY) bench/ab_vs_opponent.py
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache

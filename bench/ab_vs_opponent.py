@@ -1,0 +1,131 @@
+"""How decisively AB.py beats an opponent, and at what cost in time; several files side by side.
+
+Run: python bench/ab_vs_opponent.py [FILE ...] [--opponent minimax] [--seeds 1000 1100]
+                                    [--jobs 2] [--budget N] [--out FILE.jsonl]
+
+Every file (default: AB.py) plays the opponent as White and as Black on every seed in the
+half-open range --seeds. The seed drives the opponent's random tie-breaks; AB.py is
+deterministic (its search is bounded by nodes, not time), so the files meet the same opponent
+and any difference between them comes from their own moves. Games run in process through
+agents.student.StudentAgent (a fresh module per game; as Black it sees the mirrored board) and
+harness.referee.play_game, --jobs at a time; --budget sets NODE_BUDGET on every copy (GAME_CAP
+keeps its ratio), as bench/ab_strength.py does.
+
+Printed per file:
+- W/D/L, and the seed and colour of every game not won;
+- game length: mean and median plies, and how many games went past 100 plies;
+- how fast it gets ahead: the share of games in which its material lead (the harness's piece
+  values) is at most +300 after 40 and after 60 plies (a game already won counts as ahead);
+- think time: median seconds per move, and per game the median, the 99th percentile and the
+  longest total.
+
+Against Minimax a draw comes about once in a few hundred games, so W/D/L needs thousands of games
+to tell two versions apart. Game length and the lead figures move long before: compare those.
+Times are wall-clock with --jobs games in parallel, so they are only comparable within one run.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from multiprocessing import Pool
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+sys.path.insert(0, ROOT)
+sys.path.insert(0, BENCH)
+
+from ab_strength import ab_agent  # noqa: E402
+from agents import make_agent  # noqa: E402
+from harness.referee import play_game  # noqa: E402
+from harness.rules import RULES  # noqa: E402
+
+LEAD_PLIES = (40, 60)
+LEAD_MARGIN = 300
+LONG_GAME = 100
+WON_ALREADY = 10 ** 6
+
+
+def play(task):
+    """task: (file, budget, opponent, seed, colour): one game's summary."""
+    path, budget, opponent, seed, colour = task
+    ab = ab_agent(path, budget)
+    other = make_agent(opponent)
+    white, black = (ab, other) if colour == "white" else (other, ab)
+    leads = {}
+
+    def observe(game, _colour, _move, _seconds):
+        if game.plies in LEAD_PLIES:
+            sign = {colour.capitalize(): 1}
+            leads[game.plies] = sum(RULES.variant.by_name[piece].value * sign.get(owner, -1)
+                                    for piece, owner in game.gameboard.values())
+
+    record = play_game(white, black, seed=seed, on_move=observe)
+    for agent in (white, black):
+        agent.close()
+    won = record["result"] == colour
+    outcome = "W" if won else ("D" if record["result"] == "draw" else "L")
+    for ply in LEAD_PLIES:
+        if ply not in leads and won:
+            leads[ply] = WON_ALREADY
+    return {"file": path, "seed": seed, "colour": colour, "outcome": outcome,
+            "reason": record["reason"], "plies": record["plies"], "leads": leads,
+            "seconds": record["think"][colour]["seconds"], "error": record["error"]}
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def summary(path, games):
+    counts = Counter(g["outcome"] for g in games)
+    plies = [g["plies"] for g in games]
+    totals = [sum(g["seconds"]) for g in games]
+    moves = [s for g in games for s in g["seconds"]]
+    lines = [f"{path}: {len(games)} games, W/D/L {counts['W']}/{counts['D']}/{counts['L']}"]
+    for g in sorted(games, key=lambda g: (g["seed"], g["colour"])):
+        if g["outcome"] != "W":
+            lines.append(f"  not won: seed {g['seed']} as {g['colour']}: {g['outcome']} "
+                         f"({g['reason']}, {g['plies']} plies){' ' + g['error'] if g['error'] else ''}")
+    lines.append(f"  plies: mean {statistics.mean(plies):.1f}, median {statistics.median(plies):g}, "
+                 f"over {LONG_GAME}: {sum(p > LONG_GAME for p in plies)}")
+    shares = []
+    for ply in LEAD_PLIES:
+        behind = sum(g["leads"].get(ply, -WON_ALREADY) <= LEAD_MARGIN for g in games)
+        shares.append(f"after {ply} plies {100 * behind / len(games):.1f} %")
+    lines.append(f"  lead at most +{LEAD_MARGIN}: " + ", ".join(shares))
+    lines.append(f"  think: median {statistics.median(moves):.3f} s per move; per game median "
+                 f"{statistics.median(totals):.2f} s, 99th percentile {percentile(totals, 0.99):.2f} s, "
+                 f"longest {max(totals):.2f} s")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="*", default=[os.path.join(ROOT, "AB.py")])
+    parser.add_argument("--opponent", default="minimax")
+    parser.add_argument("--seeds", type=int, nargs=2, default=[1000, 1100], metavar=("FIRST", "END"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--out", help="write every game's summary here as JSON lines")
+    args = parser.parse_args(argv)
+    tasks = [(path, args.budget, args.opponent, seed, colour)
+             for path in args.files for seed in range(*args.seeds) for colour in ("white", "black")]
+    started = time.perf_counter()
+    with Pool(args.jobs) as pool:
+        games = pool.map(play, tasks, chunksize=1)
+    print(f"{args.opponent}, seeds {args.seeds[0]}..{args.seeds[1] - 1}, both colours, "
+          f"{args.jobs} jobs, {time.perf_counter() - started:.0f} s")
+    for path in args.files:
+        print(summary(path, [g for g in games if g["file"] == path]))
+    if args.out:
+        with open(args.out, "w") as out:
+            for g in games:
+                out.write(json.dumps(g) + "\n")
+
+
+if __name__ == "__main__":
+    main()
