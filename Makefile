@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(PY) bench/agents.py
 	$(PY) bench/ab_strength.py
 	$(PY) bench/ab_vs_opponent.py
+	$(PY) bench/ab_hard_positions.py
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache

@@ -37,8 +37,9 @@ ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, BENCH)
 
-from ab_strength import ab_agent  # noqa: E402
+from ab_strength import BUDGET_NAME, CAP_NAME, ab_agent  # noqa: E402
 from agents import make_agent  # noqa: E402
+from harness.game import Game  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 from harness.rules import RULES  # noqa: E402
 
@@ -48,21 +49,48 @@ LONG_GAME = 100
 WON_ALREADY = 10 ** 6
 
 
+def replay(moves):
+    """The game after the recorded plies `moves` (move names such as "c1c2") from the start."""
+    game = Game()
+    for name in moves:
+        game.play((RULES.variant.parse_name(name[:2]), RULES.variant.parse_name(name[2:4])))
+    return game
+
+
+def material_lead(game, colour):
+    """colour's material minus the other side's, in the harness's piece values."""
+    sign = {colour.capitalize(): 1}
+    return sum(RULES.variant.by_name[piece].value * sign.get(owner, -1)
+               for piece, owner in game.gameboard.values())
+
+
+def spend_allowance(module, plies):
+    """A fresh AB.py joining a game after `plies` plies has used none of its per-game
+    allowance; cut GAME_CAP to about what it would have left there (NODE_BUDGET per own move
+    so far), so that it does not play the rest of the game on more nodes than in a real game."""
+    budget = getattr(module, BUDGET_NAME)
+    if hasattr(module, CAP_NAME):
+        setattr(module, CAP_NAME, max(4 * budget, getattr(module, CAP_NAME) - plies // 2 * budget))
+
+
 def play(task):
-    """task: (file, budget, opponent, seed, colour): one game's summary."""
-    path, budget, opponent, seed, colour = task
+    """task: (file, budget, opponent, seed, colour[, start]): one game's summary. start: plies
+    already played (recorded move names); the game goes on from there, and its plies and the
+    lead checkpoints (LEAD_PLIES) are counted from there."""
+    path, budget, opponent, seed, colour = task[:5]
+    start = task[5] if len(task) > 5 else []
     ab = ab_agent(path, budget)
+    if start:
+        spend_allowance(ab.module, len(start))
     other = make_agent(opponent)
     white, black = (ab, other) if colour == "white" else (other, ab)
     leads = {}
 
     def observe(game, _colour, _move, _seconds):
-        if game.plies in LEAD_PLIES:
-            sign = {colour.capitalize(): 1}
-            leads[game.plies] = sum(RULES.variant.by_name[piece].value * sign.get(owner, -1)
-                                    for piece, owner in game.gameboard.values())
+        if game.plies - len(start) in LEAD_PLIES:
+            leads[game.plies - len(start)] = material_lead(game, colour)
 
-    record = play_game(white, black, seed=seed, on_move=observe)
+    record = play_game(white, black, seed=seed, game=replay(start), on_move=observe)
     for agent in (white, black):
         agent.close()
     won = record["result"] == colour
@@ -71,7 +99,7 @@ def play(task):
         if ply not in leads and won:
             leads[ply] = WON_ALREADY
     return {"file": path, "seed": seed, "colour": colour, "outcome": outcome,
-            "reason": record["reason"], "plies": record["plies"], "leads": leads,
+            "reason": record["reason"], "plies": record["plies"] - len(start), "leads": leads,
             "seconds": record["think"][colour]["seconds"], "error": record["error"]}
 
 
@@ -80,7 +108,7 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def summary(path, games):
+def summary(path, games, long_game=LONG_GAME):
     counts = Counter(g["outcome"] for g in games)
     plies = [g["plies"] for g in games]
     totals = [sum(g["seconds"]) for g in games]
@@ -88,10 +116,11 @@ def summary(path, games):
     lines = [f"{path}: {len(games)} games, W/D/L {counts['W']}/{counts['D']}/{counts['L']}"]
     for g in sorted(games, key=lambda g: (g["seed"], g["colour"])):
         if g["outcome"] != "W":
-            lines.append(f"  not won: seed {g['seed']} as {g['colour']}: {g['outcome']} "
+            where = f"position {g['position']}, " if "position" in g else ""
+            lines.append(f"  not won: {where}seed {g['seed']} as {g['colour']}: {g['outcome']} "
                          f"({g['reason']}, {g['plies']} plies){' ' + g['error'] if g['error'] else ''}")
     lines.append(f"  plies: mean {statistics.mean(plies):.1f}, median {statistics.median(plies):g}, "
-                 f"over {LONG_GAME}: {sum(p > LONG_GAME for p in plies)}")
+                 f"over {long_game}: {sum(p > long_game for p in plies)}")
     shares = []
     for ply in LEAD_PLIES:
         behind = sum(g["leads"].get(ply, -WON_ALREADY) <= LEAD_MARGIN for g in games)
@@ -101,6 +130,25 @@ def summary(path, games):
                  f"{statistics.median(totals):.2f} s, 99th percentile {percentile(totals, 0.99):.2f} s, "
                  f"longest {max(totals):.2f} s")
     return "\n".join(lines)
+
+
+def play_all(tasks, jobs):
+    """Every task's game summary (in task order), jobs games at a time, and the seconds taken."""
+    started = time.perf_counter()
+    with Pool(jobs) as pool:
+        games = pool.map(play, tasks, chunksize=1)
+    return games, time.perf_counter() - started
+
+
+def report(files, games, heading, out=None, long_game=LONG_GAME):
+    """Print the heading and each file's summary; write every game's summary to out (JSON lines)."""
+    print(heading)
+    for path in files:
+        print(summary(path, [g for g in games if g["file"] == path], long_game))
+    if out:
+        with open(out, "w") as handle:
+            for g in games:
+                handle.write(json.dumps(g) + "\n")
 
 
 def main(argv=None):
@@ -114,17 +162,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     tasks = [(path, args.budget, args.opponent, seed, colour)
              for path in args.files for seed in range(*args.seeds) for colour in ("white", "black")]
-    started = time.perf_counter()
-    with Pool(args.jobs) as pool:
-        games = pool.map(play, tasks, chunksize=1)
-    print(f"{args.opponent}, seeds {args.seeds[0]}..{args.seeds[1] - 1}, both colours, "
-          f"{args.jobs} jobs, {time.perf_counter() - started:.0f} s")
-    for path in args.files:
-        print(summary(path, [g for g in games if g["file"] == path]))
-    if args.out:
-        with open(args.out, "w") as out:
-            for g in games:
-                out.write(json.dumps(g) + "\n")
+    games, seconds = play_all(tasks, args.jobs)
+    report(args.files, games, f"{args.opponent}, seeds {args.seeds[0]}..{args.seeds[1] - 1}, both "
+           f"colours, {args.jobs} jobs, {seconds:.0f} s", args.out)
 
 
 if __name__ == "__main__":
