@@ -62,6 +62,10 @@ FIFTY = 50
 # a draw fails the course as a loss does: it is worth this much below 0 to
 # the agent (White), so it plays on rather than repeat or run out the 50 plies
 CONTEMPT = 60
+# pieces on the board are worth up to this much to the agent (White): KEEP
+# at a full board, shrinking with the pieces (Pawns and Kings aside) as they
+# come off, so that it does not trade a level game down into a drawn ending
+KEEP = 150
 # pruning near the frontier (by remaining depth): reverse futility margin per
 # ply, and the futility margins below alpha under which quiet moves that give
 # no check are skipped
@@ -605,6 +609,7 @@ class Engine(object):
         w = hunter(sc, mat)
         if w:
             sc += w * self.mopup(w, mat[-w], mat[w])
+        sc += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
         return sc if s > 0 else -sc
 
     def mopup(self, w, weakmat, strongmat):
@@ -733,8 +738,9 @@ class Engine(object):
         e = ev
         if e > 150 or e < -150:
             e = scaled_lead(e, mat, hm)
-        stand = e if s > 0 else -e
         w = hunter(e, mat)
+        e += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
+        stand = e if s > 0 else -e
         if w == s:
             if stand >= beta:
                 return stand

@@ -617,15 +617,29 @@ def static_value(module, text):
 def test_a_small_lead_keeps_pieces_and_a_large_lead_trades_them():
     # without promotion a thin lead in a bare ending is rarely a win in 50 plies, so two
     # extra pawns are worth more with the Queens, Empresses and Rooks still on; a whole
-    # Rook ahead is worth more with them traded (fewer defenders, the King hunt starts)
-    # (each side keeps a Queen and an Empress, so no King hunt bonus is in play)
+    # Empress ahead is worth more with them traded (fewer defenders, the King hunt starts)
+    # (each side keeps a Queen and an Empress, so no King hunt bonus is in play; with the
+    # pieces' own worth, KEEP, a Rook ahead is about where trading starts to pay)
     module = load_ab()
     kept = "Qd1 Ee1 qd5 ee5"
     traded = "Rg1 Bf1 rg5 bf5"
     small = f"Ka0 Pb2 Pc2 Pd2 ka6 pb4 {kept}"
-    big = f"Ka0 Ra1 Pb2 ka6 pb4 {kept}"
+    big = f"Ka0 Ea1 Pb2 ka6 pb4 {kept}"
     assert static_value(module, f"{small} {traded}") > static_value(module, small)
     assert static_value(module, f"{big} {traded}") < static_value(module, big)
+
+
+def test_pieces_on_the_board_are_worth_keep_to_the_agent():
+    # a level game traded down is a likely 50-ply draw: the evaluation gives the agent (White)
+    # KEEP times the share of the full board's pieces (Pawns and Kings aside) still on
+    module = load_ab()
+    bare = "Ka0 Pb2 ka6 pb4"
+    queens = f"{bare} Qd1 qd5"
+    assert module.KEEP > 0
+    assert static_value(module, bare) == 0
+    assert static_value(module, queens) == module.KEEP * 1800 // module.TOTAL_NPM
+    start = module.dict_to_flat(start_gameboard())
+    assert module.material(start, 1) + module.material(start, -1) == module.TOTAL_NPM
 
 
 def test_a_fifty_ply_draw_scores_below_zero_for_the_agent():
