@@ -32,6 +32,8 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, BENCH)
 
 from ab_vs_opponent import play_all, replay, report  # noqa: E402
+from harness.game import move_from_name  # noqa: E402
+from harness.rules import RULES  # noqa: E402
 
 DEFAULT_POSITIONS = os.path.join(BENCH, "hard_positions.json")
 COLLECT_MIN_PLIES = 70
@@ -54,10 +56,11 @@ def undecided_position(record):
     moves = record["moves"]
     if colour is None or record["plies"] <= COLLECT_MIN_PLIES:
         return None
+    game = replay(moves[:COLLECT_PLIES[0]])
     for ply in range(COLLECT_PLIES[0], min(COLLECT_PLIES[1] + 1, len(moves))):
-        game = replay(moves[:ply])
         if game.quiet_plies == 0 and game.to_move.lower() == colour:
             return {"seed": record["seed"], "colour": colour, "moves": moves[:ply]}
+        game.play(move_from_name(RULES, moves[ply]))
     return None
 
 

@@ -46,7 +46,7 @@ sys.path.insert(0, ROOT)
 
 from agents import make_agent  # noqa: E402
 from agents.student import StudentAgent  # noqa: E402
-from harness.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game  # noqa: E402
+from harness.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 
 BUDGET_NAME = "NODE_BUDGET"
@@ -140,8 +140,7 @@ def sample_positions(count):
         for ply, name in enumerate(record["moves"]):
             if ply % 4 == 0 and len(positions) < count and not game.adjudicate():
                 positions.append((dict(game.gameboard), game.to_move))
-            v = game.rules.variant
-            game.play((v.parse_name(name[:2]), v.parse_name(name[2:4])))
+            game.play(move_from_name(game.rules, name))
     return positions
 
 

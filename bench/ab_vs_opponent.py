@@ -39,7 +39,7 @@ sys.path.insert(0, BENCH)
 
 from ab_strength import BUDGET_NAME, CAP_NAME, ab_agent  # noqa: E402
 from agents import make_agent  # noqa: E402
-from harness.game import Game  # noqa: E402
+from harness.game import Game, move_from_name  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 from harness.rules import RULES  # noqa: E402
 
@@ -53,7 +53,7 @@ def replay(moves):
     """The game after the recorded plies `moves` (move names such as "c1c2") from the start."""
     game = Game()
     for name in moves:
-        game.play((RULES.variant.parse_name(name[:2]), RULES.variant.parse_name(name[2:4])))
+        game.play(move_from_name(RULES, name))
     return game
 
 

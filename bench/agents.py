@@ -18,7 +18,7 @@ from collections import Counter
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents import make_agent  # noqa: E402
-from harness.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game  # noqa: E402
+from harness.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 from harness.rules import RULES  # noqa: E402
 
@@ -34,7 +34,7 @@ def replay(moves):
     out = []
     for name in moves:
         out.append((dict(game.gameboard), game.to_move))
-        game.play((RULES.variant.parse_name(name[:2]), RULES.variant.parse_name(name[2:4])))
+        game.play(move_from_name(RULES, name))
     return out
 
 

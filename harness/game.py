@@ -64,6 +64,11 @@ def move_name(rules: Rules, move: Move) -> str:
     return rules.variant.name_of(move[0]) + rules.variant.name_of(move[1])
 
 
+def move_from_name(rules: Rules, name: str) -> Move:
+    """The internal move of a recorded name such as 'a1b2' (course rows; move_name's inverse)."""
+    return (rules.variant.parse_name(name[:2]), rules.variant.parse_name(name[2:4]))
+
+
 def course_move(rules: Rules, move: Move) -> Tuple[Square, Square]:
     """The internal move as the course's ((col, row), (col, row))."""
     return (rules.variant.square_of(move[0]), rules.variant.square_of(move[1]))

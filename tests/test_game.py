@@ -8,7 +8,7 @@ import pytest
 
 from harness.game import (
     CHECKMATE, FIFTY_MOVE_DRAW, KING_CAPTURE, MAX_PLIES, NO_MOVES_DRAW, OUT_OF_VALID_MOVES,
-    Game, board_from_gameboard, interleave, move_name, start_gameboard,
+    Game, board_from_gameboard, interleave, move_from_name, move_name, start_gameboard,
 )
 from harness.rules import RULES
 
@@ -22,8 +22,7 @@ def gameboard(**pieces):
 
 def move(text):
     """'d3d6' -> internal move."""
-    v = RULES.variant
-    return (v.parse_name(text[:2]), v.parse_name(text[2:]))
+    return move_from_name(RULES, text)
 
 
 def play_line(game, line):
@@ -278,3 +277,12 @@ def test_board_from_gameboard_rejects_a_bad_square(square):
 def test_board_from_gameboard_rejects_a_bad_piece(value):
     with pytest.raises(ValueError):
         board_from_gameboard({("d", 0): ("King", W), ("c", 3): value})
+
+
+def test_move_from_name_reads_back_every_move_name_of_the_start_position():
+    game = Game()
+    moves = game.legal_moves()
+    assert len(moves) == 12
+    assert [move_from_name(RULES, move_name(RULES, m)) for m in moves] == moves
+    v = RULES.variant
+    assert move_from_name(RULES, "c1c2") == (v.parse_name("c1"), v.parse_name("c2"))
