@@ -1,0 +1,53 @@
+"""The agent contract: the one interface the referee calls for every player.
+
+An agent is asked for a move with what its variant's protocol shows it (for CS3243 a fresh copy
+of the course's gameboard dict; elsewhere the immutable state), the colour it plays and a random
+generator seeded per game, so games replay exactly. Hooks with defaults (model: OpenSpiel's bot)
+mean the referee never asks whether an agent has them.
+"""
+import random
+from typing import Any, Optional
+
+
+class Agent:
+    """Base class: subclasses set `name` and implement `choose_move`."""
+
+    name = "agent"
+
+    def start_game(self, colour: str, seed: int) -> None:
+        """Called once before the game's first move (a process-backed agent starts here,
+        outside the move clock)."""
+
+    def choose_move(self, view: Any, colour: str, rng: random.Random) -> Any:
+        raise NotImplementedError
+
+    def set_deadline(self, seconds: float) -> None:
+        """The most this agent may think for its next move (the referee's clock); agents that
+        enforce their own limit (a sandboxed process) use it, in-process agents may ignore it."""
+
+    def printed_output(self) -> Optional[str]:
+        """What the agent printed during the game (kept for the record), or None."""
+        return None
+
+    def close(self) -> None:
+        """Called once when the game is over (a process-backed agent stops its process)."""
+
+
+class AgentError(Exception):
+    """An agent spec that cannot be turned into an agent (unknown name, missing file)."""
+
+
+class AgentTimeout(Exception):
+    """The agent did not answer within its time limit."""
+
+
+class AgentCrash(Exception):
+    """The agent failed: it raised, exited, died, or could not be started.
+
+    `exc_type` is the class name of what it raised (when known) and `line` the line of its own
+    file where that happened."""
+
+    def __init__(self, message: str, exc_type: Optional[str] = None, line: Optional[int] = None):
+        super().__init__(message)
+        self.exc_type = exc_type
+        self.line = line

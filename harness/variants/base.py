@@ -1,0 +1,189 @@
+"""The interface every game (variant) offers to the referee, series, reports, replay and perft.
+
+Model: OpenSpiel's Game/State split and python-chess's Outcome. A variant is one object (a
+subclass of `Variant`) that knows its rules; a *state* is one position plus whatever the end
+rules need (side to move, ply count, counters). States are never changed in place: `apply`
+returns a new one, so the referee can hand a state to anyone.
+
+What the referee needs of a variant, and nothing else:
+
+- ``name``, ``title``; ``start(...)`` the first state (optionally from a config file or a FEN,
+  see each variant); ``to_move(state)`` the colour to move (``WHITE`` or ``BLACK``);
+- ``legal_moves(state)`` the moves of the side to move, in the variant's fixed order, as
+  `Move` values; ``apply(state, move)`` the next state;
+- ``outcome(state)`` None while the game goes on, else an `Outcome` (the end rules, in the
+  variant's documented order, checked before each ply);
+- ``move_name(move)`` / ``parse_move(text)`` moves to and from text such as ``d2d3``;
+- ``values`` material values by piece name; ``board_text(state, last=None)`` a text board;
+- ``perft(state, depth)`` move sequences of a given length (a variant may override the generic
+  one with a faster path);
+- ``protocol``: how an agent is shown the game and how its answer is read (`AgentProtocol`;
+  CS3243 shows the course's gameboard dict, other variants may show the state itself).
+"""
+import enum
+from dataclasses import dataclass
+from typing import Any, Dict, List, NamedTuple, Optional
+
+WHITE, BLACK = "White", "Black"
+COLOURS = (WHITE, BLACK)
+OTHER = {WHITE: BLACK, BLACK: WHITE}
+
+
+class Termination(str, enum.Enum):
+    """Why a game ended. The value is what results.jsonl records as ``reason``."""
+    # CS3243 (7x7 fairy minichess)
+    KING_CAPTURE = "king_capture"             # the capturer wins
+    NO_MOVES_DRAW = "no_moves_draw"           # side to move has no move at all (also Congo)
+    CHECKMATE = "checkmate"                   # every move leaves the attacked King attacked
+    OUT_OF_VALID_MOVES = "out_of_valid_moves"  # every move walks into an attack
+    FIFTY_MOVE_DRAW = "fifty_move_draw"       # N plies without a capture
+    MAX_PLIES = "max_plies"                   # the game reached the ply limit (also Congo)
+    # NTHU MiniChess 6x5
+    KING_THREAT = "king_threat"               # the side to move can capture the King: it wins
+    STEP_LIMIT = "step_limit"                 # 50 plies played: material decides
+    NO_MOVES = "no_moves"                     # the side to move has no move: it loses
+    # Congo
+    LION_CAPTURE = "lion_capture"             # a lion is gone: the side with its lion wins
+    LIONS_ONLY = "lions_only"                 # only the two lions are left: draw
+    # Faults, set by the referee when an agent fails (the other side wins)
+    ILLEGAL_MOVE = "illegal_move"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    GAME_TIME = "game_time"                   # the agent's thinking over the game ran out
+
+    def __str__(self) -> str:
+        return self.value
+
+
+FAULTS = frozenset((Termination.ILLEGAL_MOVE, Termination.TIMEOUT, Termination.CRASH,
+                    Termination.GAME_TIME))
+
+
+@dataclass(frozen=True)
+class Fault:
+    """What an agent did wrong: the structured cause behind a fault termination."""
+    colour: str                       # WHITE or BLACK: the side at fault
+    message: str                      # one line, e.g. "no answer within 30 s"
+    exc_type: Optional[str] = None    # the exception's class name, when it raised
+    line: Optional[int] = None        # the line of the agent's file where it failed, if known
+
+    def text(self) -> str:
+        """The record's ``error`` text: ``White: ValueError: boom (AB.py line 3)``-style."""
+        return f"{self.colour}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the termination, the winning colour (None for a draw), any fault."""
+    termination: Termination
+    winner: Optional[str]
+    fault: Optional[Fault] = None
+
+    @property
+    def result(self) -> str:
+        """'white', 'black' or 'draw', as results.jsonl records it."""
+        return self.winner.lower() if self.winner else "draw"
+
+    @property
+    def reason(self) -> str:
+        return self.termination.value
+
+
+class Move(NamedTuple):
+    """A move from one square index to another; `promotion` names the piece a pawn becomes
+    when the mover chooses it (None when the variant promotes by itself or not at all)."""
+    from_square: int
+    to_square: int
+    promotion: Optional[str] = None
+
+
+class IllegalAnswer(Exception):
+    """An agent's answer that is not one of the mover's moves (the text says why)."""
+
+
+class AgentProtocol:
+    """How agents see a game and answer. The default: the agent is shown the state itself
+    (states are immutable) and answers with a `Move` or a move name; the referee accepts it
+    only when it is one of the legal moves."""
+
+    def __init__(self, variant: "Variant"):
+        self.variant = variant
+
+    def view(self, state: Any, colour: str) -> Any:
+        """What the agent to move is given (a fresh object each move)."""
+        return state
+
+    def changed(self, view: Any, state: Any) -> bool:
+        """Did the agent change what it was given? (Immutable views cannot change.)"""
+        return False
+
+    def read(self, state: Any, answer: Any) -> Optional[Move]:
+        """The legal move the answer names, or None."""
+        legal = self.variant.legal_moves(state)
+        if isinstance(answer, str):
+            try:
+                answer = self.variant.parse_move(answer)
+            except ValueError:
+                return None
+        if isinstance(answer, tuple) and not isinstance(answer, Move) and len(answer) in (2, 3):
+            answer = Move(*answer) if all(type(x) is int for x in answer[:2]) else None
+        return answer if isinstance(answer, Move) and answer in legal else None
+
+
+class Variant:
+    """Base class of a game; subclasses fill in the rules. See the module docstring."""
+
+    name = "variant"
+    title = "a game"
+    values: Dict[str, int] = {}
+    protocol_class = AgentProtocol
+
+    def __init__(self):
+        self.protocol = self.protocol_class(self)
+
+    # -- to be provided by every variant ---------------------------------------------------
+
+    def start(self, **options) -> Any:
+        raise NotImplementedError
+
+    def to_move(self, state: Any) -> str:
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any) -> List[Move]:
+        raise NotImplementedError
+
+    def apply(self, state: Any, move: Move) -> Any:
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> Optional[Outcome]:
+        raise NotImplementedError
+
+    def move_name(self, move: Move) -> str:
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> Move:
+        """ValueError when `text` is not a move name of this variant (legal or not)."""
+        raise NotImplementedError
+
+    def board_text(self, state: Any, last: Optional[Move] = None) -> str:
+        raise NotImplementedError
+
+    # -- with defaults -----------------------------------------------------------------------
+
+    def plies(self, state: Any) -> int:
+        return state.plies
+
+    def perft(self, state: Any, depth: int) -> int:
+        """Move sequences of length `depth` from `state`; a finished game has none beyond it."""
+        if depth == 0:
+            return 1
+        if self.outcome(state) is not None:
+            return 0
+        moves = self.legal_moves(state)
+        if depth == 1:
+            return len(moves)
+        return sum(self.perft(self.apply(state, m), depth - 1) for m in moves)
+
+    def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
+        """Extra fields for a game's record (e.g. a start FEN); none by default."""
+        return {}
