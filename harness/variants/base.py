@@ -15,6 +15,7 @@ What the referee needs of a variant, and nothing else:
   variant's documented order, checked before each ply);
 - ``move_name(move)`` / ``parse_move(text)`` moves to and from text such as ``d2d3``;
 - ``values`` material values by piece name; ``board_text(state, last=None)`` a text board;
+  ``grid(state)`` and ``square_names()`` the board as data for pictures (the HTML viewer);
 - ``perft(state, depth)`` move sequences of a given length (a variant may override the generic
   one with a faster path);
 - ``protocol``: how an agent is shown the game and how its answer is read (`AgentProtocol`;
@@ -22,7 +23,7 @@ What the referee needs of a variant, and nothing else:
 """
 import enum
 from dataclasses import dataclass
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 WHITE, BLACK = "White", "Black"
 COLOURS = (WHITE, BLACK)
@@ -166,6 +167,15 @@ class Variant:
         raise NotImplementedError
 
     def board_text(self, state: Any, last: Optional[Move] = None) -> str:
+        raise NotImplementedError
+
+    def grid(self, state: Any) -> List[List[Optional[Tuple[str, str]]]]:
+        """The board for drawing: rows from the top of the picture down, each a list of cells
+        left to right, a cell None or (piece letter, colour); White's side at the bottom."""
+        raise NotImplementedError
+
+    def square_names(self) -> Tuple[List[str], List[str]]:
+        """Labels for drawing: (column labels left to right, row labels top to bottom)."""
         raise NotImplementedError
 
     # -- with defaults -----------------------------------------------------------------------
