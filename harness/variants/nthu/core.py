@@ -1,0 +1,178 @@
+"""NTHU MiniChess 6x5: the board as data and the course's move generator (standard library only).
+
+This module imports nothing from the project, so `export-nthu` can put its text into a
+single-file player. A board is a sequence of 30 ints, square index ``row * 5 + col`` with row 0
+at the top (Black's back rank); a piece is its course code (1 pawn .. 6 king), positive for
+White, negative for Black. A side is the sign of its pieces: ``+1`` White, ``-1`` Black.
+"""
+
+ROWS, COLS = 6, 5
+SQUARES = ROWS * COLS
+EMPTY, PAWN, ROOK, KNIGHT, BISHOP, QUEEN, KING = range(7)
+# material by course code (a promoted pawn is a queen); the course's values
+VALUE = (0, 2, 6, 7, 8, 20, 100)
+STEP_LIMIT = 50
+WIN = 100000                      # the baselines' score for a king threat
+
+ROOK_DIRS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+BISHOP_DIRS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT_STEPS = ((1, 2), (1, -2), (-1, 2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1))
+KING_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _on(r, c):
+    return 0 <= r < ROWS and 0 <= c < COLS
+
+
+def _rays(sq, dirs):
+    r0, c0 = divmod(sq, COLS)
+    rays = []
+    for dr, dc in dirs:
+        ray, r, c = [], r0 + dr, c0 + dc
+        while _on(r, c):
+            ray.append(r * COLS + c)
+            r, c = r + dr, c + dc
+        rays.append(tuple(ray))
+    return tuple(rays)
+
+
+def _steps(sq, steps):
+    r0, c0 = divmod(sq, COLS)
+    return tuple((r0 + dr) * COLS + c0 + dc for dr, dc in steps if _on(r0 + dr, c0 + dc))
+
+
+ORTH_RAYS = tuple(_rays(s, ROOK_DIRS) for s in range(SQUARES))
+DIAG_RAYS = tuple(_rays(s, BISHOP_DIRS) for s in range(SQUARES))
+# rays in the course's order for each slider, by code
+RAYS = {ROOK: ORTH_RAYS, BISHOP: DIAG_RAYS,
+        QUEEN: tuple(ORTH_RAYS[s] + DIAG_RAYS[s] for s in range(SQUARES))}
+STEPS = {KNIGHT: tuple(_steps(s, KNIGHT_STEPS) for s in range(SQUARES)),
+         KING: tuple(_steps(s, KING_STEPS) for s in range(SQUARES))}
+
+
+def _pawn_tables(side):
+    dr = -1 if side == 1 else 1           # White moves towards row 0
+    step, caps = [], []
+    for sq in range(SQUARES):
+        r, c = divmod(sq, COLS)
+        step.append((r + dr) * COLS + c if _on(r + dr, c) else -1)
+        # the capture towards col+1 first, then towards col-1
+        caps.append(tuple((r + dr) * COLS + c + dc for dc in (1, -1) if _on(r + dr, c + dc)))
+    return tuple(step), tuple(caps)
+
+
+PAWN_STEP, PAWN_CAPS = {}, {}
+for _side in (1, -1):
+    PAWN_STEP[_side], PAWN_CAPS[_side] = _pawn_tables(_side)
+# the row where a side's pawn becomes a queen
+LAST_ROW = {1: 0, -1: ROWS - 1}
+
+START = (
+    -KING, -QUEEN, -BISHOP, -KNIGHT, -ROOK,
+    -PAWN, -PAWN, -PAWN, -PAWN, -PAWN,
+    0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0,
+    PAWN, PAWN, PAWN, PAWN, PAWN,
+    ROOK, KNIGHT, BISHOP, QUEEN, KING,
+)
+
+
+def moves(board, side):
+    """The moves (from, to) of `side`, in the course's order (pseudo-legal: no check rule)."""
+    out = []
+    append = out.append
+    for sq in range(SQUARES):
+        p = board[sq] * side
+        if p <= 0:
+            continue
+        if p == PAWN:
+            t = PAWN_STEP[side][sq]
+            if t >= 0 and board[t] == 0:
+                append((sq, t))
+            for t in PAWN_CAPS[side][sq]:
+                if board[t] * side < 0:
+                    append((sq, t))
+        elif p == KNIGHT or p == KING:
+            for t in STEPS[p][sq]:
+                if board[t] * side <= 0:
+                    append((sq, t))
+        else:
+            for ray in RAYS[p][sq]:
+                for t in ray:
+                    q = board[t] * side
+                    if q > 0:
+                        break
+                    append((sq, t))
+                    if q < 0:
+                        break
+    return out
+
+
+def play(board, move):
+    """The board after `move` (a new tuple); a pawn reaching the far row becomes a queen."""
+    s, t = move
+    b = list(board)
+    p = b[s]
+    if (p == PAWN and t < COLS) or (p == -PAWN and t >= SQUARES - COLS):
+        p = QUEEN if p > 0 else -QUEEN
+    b[t] = p
+    b[s] = 0
+    return tuple(b)
+
+
+def attacked(board, sq, side):
+    """Is square `sq` attacked by a piece of `side`?"""
+    knight, king = KNIGHT * side, KING * side
+    for t in STEPS[KNIGHT][sq]:
+        if board[t] == knight:
+            return True
+    for t in STEPS[KING][sq]:
+        if board[t] == king:
+            return True
+    pawn = PAWN * side
+    # a pawn of `side` attacks sq from the squares an enemy pawn on sq could capture
+    for t in PAWN_CAPS[-side][sq]:
+        if board[t] == pawn:
+            return True
+    rook, bishop, queen = ROOK * side, BISHOP * side, QUEEN * side
+    for ray in ORTH_RAYS[sq]:
+        for t in ray:
+            q = board[t]
+            if q:
+                if q == rook or q == queen:
+                    return True
+                break
+    for ray in DIAG_RAYS[sq]:
+        for t in ray:
+            q = board[t]
+            if q:
+                if q == bishop or q == queen:
+                    return True
+                break
+    return False
+
+
+def king_square(board, side):
+    """The square of `side`'s king, or -1 if it has none."""
+    king = KING * side
+    for sq in range(SQUARES):
+        if board[sq] == king:
+            return sq
+    return -1
+
+
+def can_take_king(board, side):
+    """The course's win(n): `side` (to move) has a move that captures the enemy king."""
+    k = king_square(board, -side)
+    return k >= 0 and attacked(board, k, side)
+
+
+def material(board, side):
+    """The course's material: `side`'s pieces minus the other side's."""
+    total = 0
+    for p in board:
+        if p > 0:
+            total += VALUE[p]
+        elif p < 0:
+            total -= VALUE[-p]
+    return total * side
