@@ -1,0 +1,13 @@
+"""Agents for NTHU MiniChess 6x5: the course's four baselines (ports), random, greedy and ab.
+
+Each agent is a harness.agent.Agent shown the immutable state; it answers with a Move.
+"""
+AGENTS = {
+    "baseline1": "agents.nthu.baselines:Baseline1",
+    "baseline2": "agents.nthu.baselines:Baseline2",
+    "baseline3": "agents.nthu.baselines:Baseline3",
+    "baseline4": "agents.nthu.baselines:Baseline4",
+    "random": "agents.nthu.simple:RandomAgent",
+    "greedy": "agents.nthu.simple:GreedyAgent",
+    "ab": "agents.nthu.ab:AlphaBetaAgent",
+}
