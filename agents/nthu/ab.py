@@ -1,0 +1,37 @@
+"""ab: our strongest NTHU MiniChess 6x5 agent (the search is in agents/nthu/search.py).
+
+Budget per move: `nodes` nodes (deterministic: a game replays exactly) with a wall-clock cap of
+`seconds` (1 s by default, lowered to the referee's deadline when that is shorter).
+"""
+from harness.agent import Agent
+from harness.variants.base import Move
+
+from .search import Search
+
+DEFAULT_NODES = 100000
+DEFAULT_SECONDS = 1.0
+
+
+class AlphaBetaAgent(Agent):
+    name = "ab"
+
+    def __init__(self, nodes=DEFAULT_NODES, seconds=DEFAULT_SECONDS):
+        self.nodes = nodes
+        self.seconds = seconds
+        self.deadline = None
+        self.search = Search()
+        self.last_depth = 0
+
+    def start_game(self, colour, seed):
+        self.search = Search()
+
+    def set_deadline(self, seconds):
+        self.deadline = seconds
+
+    def choose_move(self, view, colour, rng):
+        seconds = self.seconds
+        if self.deadline is not None:
+            seconds = min(seconds, 0.8 * self.deadline)
+        move, _, self.last_depth = self.search.best_move(view.board, view.side, view.plies,
+                                                          max_nodes=self.nodes, seconds=seconds)
+        return Move(*move)
