@@ -1,0 +1,159 @@
+"""`nthu:PATH`: any program that speaks the course's file protocol, as an agent.
+
+Each move, as the course's runner does: write `state` (byte for byte as the runner writes it) in
+the agent's own temporary directory, run ``PATH state action`` there with a wall-clock limit
+(the course's 10 s, process start included; the referee's --move-timeout replaces it through
+`set_deadline`), send SIGTERM at the limit and SIGKILL if the program is still there `grace`
+seconds later, read `action` as the runner does (the last complete group of four integers; the
+count of groups is the depth, kept in `depths`), then delete it. Exit status is never checked.
+
+Faults, scored as the course scores them (the player loses):
+- no complete group: AgentTimeout when the program was stopped at the limit, AgentCrash otherwise
+  (the message gives the exit status and the last line it printed);
+- a group that is not one of the mover's moves: the group is returned as text ("5 2 9 9"), which
+  the variant does not read as a move, so the referee records an illegal move;
+- a program stopped at the limit keeps a valid move it had already written.
+A file that is not executable but ends in .py is run with this Python.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import List, Optional
+
+from harness.agent import Agent, AgentCrash, AgentError, AgentTimeout
+from harness.variants.base import Move
+
+from . import move_from_course
+from .files import read_action, state_text
+
+PREFIX = "nthu:"
+COURSE_TIMEOUT = 10.0
+GRACE = 1.0
+OUTPUT_LIMIT = 20000
+
+
+class ProgramAgent(Agent):
+    def __init__(self, path: str, timeout: float = COURSE_TIMEOUT, grace: float = GRACE):
+        if not os.path.isfile(path):
+            raise AgentError(f"program '{path}' does not exist")
+        self.path = os.path.abspath(path)
+        self.name = f"{PREFIX}{path}"
+        self.timeout = timeout
+        self.grace = grace
+        self.depths: List[int] = []           # complete groups written, per move
+        self.timed_out: List[bool] = []       # stopped at the limit, per move
+        self.workdir: Optional[str] = None
+        self.output: List[str] = []
+
+    def command(self) -> List[str]:
+        if not os.access(self.path, os.X_OK) and self.path.endswith(".py"):
+            return [sys.executable, self.path, "state", "action"]
+        return [self.path, "state", "action"]
+
+    def start_game(self, colour, seed):
+        self.close()
+        self.workdir = tempfile.mkdtemp(prefix="nthu-player-")
+        self.depths, self.timed_out, self.output = [], [], []
+
+    def set_deadline(self, seconds):
+        if seconds:
+            self.timeout = seconds
+
+    def _run(self):
+        """Run the program once; (timed out, exit status or None)."""
+        log = os.path.join(self.workdir, "output")
+        with open(log, "wb") as out:
+            try:
+                proc = subprocess.Popen(self.command(), cwd=self.workdir, stdin=subprocess.DEVNULL,
+                                        stdout=out, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+            except OSError as e:
+                raise AgentCrash(f"cannot start {self.path}: {e.strerror or e}",
+                                 e.__class__.__name__) from None
+            try:
+                status = proc.wait(timeout=self.timeout)
+                return False, status
+            except subprocess.TimeoutExpired:
+                self._signal(proc, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=self.grace)
+                except subprocess.TimeoutExpired:
+                    self._signal(proc, signal.SIGKILL)
+                    proc.wait()
+                return True, None
+            finally:
+                if proc.poll() is None:         # an exception of ours: never leave it running
+                    self._signal(proc, signal.SIGKILL)
+                    proc.wait()
+
+    @staticmethod
+    def _signal(proc, sig):
+        try:
+            os.killpg(proc.pid, sig)            # its own session: the program and its children
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def choose_move(self, view, colour, rng):
+        if self.workdir is None:
+            self.start_game(colour, 0)
+        state_path = os.path.join(self.workdir, "state")
+        action_path = os.path.join(self.workdir, "action")
+        if os.path.exists(action_path):
+            os.remove(action_path)
+        with open(state_path, "w", encoding="ascii", newline="") as f:
+            f.write(state_text(view.board, view.side))
+        timed_out, status = self._run()
+        text = ""
+        if os.path.exists(action_path):
+            with open(action_path, "rb") as f:
+                text = f.read().decode("latin-1")
+            os.remove(action_path)
+        printed = self._printed()
+        group, depth = read_action(text)
+        self.depths.append(depth)
+        self.timed_out.append(timed_out)
+        if group is None:
+            last = printed.strip().splitlines()[-1][:200] if printed.strip() else ""
+            tail = f": {last}" if last else ""
+            if timed_out:
+                raise AgentTimeout(f"wrote no complete move within {self.timeout:g} s")
+            raise AgentCrash(f"wrote no complete move (exit status {status}){tail}")
+        move = move_from_course(group)
+        legal = {(m[0], m[1]) for m in _legal(view)}
+        if move is None or (move.from_square, move.to_square) not in legal:
+            return " ".join(str(v) for v in group)
+        return move
+
+    def _printed(self) -> str:
+        log = os.path.join(self.workdir, "output")
+        if not os.path.exists(log):
+            return ""
+        with open(log, "rb") as f:
+            text = f.read(OUTPUT_LIMIT).decode("utf-8", "replace")
+        if text and sum(len(t) for t in self.output) < OUTPUT_LIMIT:
+            self.output.append(text)
+        return text
+
+    def printed_output(self):
+        return "".join(self.output) or None
+
+    def close(self):
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+
+def _legal(view):
+    from . import core
+    return core.moves(view.board, view.side)
+
+
+def program_agent_from_spec(spec: str, timeout: float = COURSE_TIMEOUT) -> ProgramAgent:
+    """The agent of ``nthu:PATH``; AgentError (one line) when PATH is not a file."""
+    if not spec.startswith(PREFIX) or not spec[len(PREFIX):]:
+        raise AgentError(f"'{spec}' is not nthu:PATH")
+    return ProgramAgent(spec[len(PREFIX):], timeout=timeout)
