@@ -1,0 +1,83 @@
+"""`export-nthu`: our `ab` as a single-file program for the course's runner.
+
+The program is the text of three standard-library modules (harness/variants/nthu/core.py: the
+board and move generator; harness/variants/nthu/files.py: the state and action files;
+agents/nthu/search.py: ab's search) with their project imports dropped (lines marked
+``# export: drop``), then a main that reads `state`, searches by iterative deepening and writes
+its best move to `action` after each completed depth (flushed), stopping after `seconds` of its
+own clock (6 s by default, well inside the course's 10 s with the interpreter's start).
+
+The state file has no ply count, so the exported player assumes the game is young (it does not
+see the 50-ply limit coming); inside the harness, `ab` knows the ply count.
+"""
+import os
+import stat
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+SOURCES = ("harness/variants/nthu/core.py", "harness/variants/nthu/files.py",
+           "agents/nthu/search.py")
+EXPORTABLE = ("ab",)
+DEFAULT_SECONDS = 6.0
+
+MAIN = '''
+
+# ---- the player: python3 THIS_FILE state action ---------------------------------------------
+
+SECONDS = {seconds!r}
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write("usage: %s STATE_FILE ACTION_FILE\\n" % argv[0])
+        return 2
+    try:
+        with open(argv[1], encoding="ascii") as f:
+            board, side = parse_state(f.read(), argv[1])
+    except (OSError, UnicodeDecodeError, StateFileError) as e:
+        sys.stderr.write("%s\\n" % e)
+        return 1
+    with open(argv[2], "w") as out:
+        def write(move, depth=0, score=0):
+            fr, fc = divmod(move[0], COLS)
+            tr, tc = divmod(move[1], COLS)
+            out.write("%d %d %d %d\\n" % (fr, fc, tr, tc))
+            out.flush()
+
+        move, _, depth = Search().best_move(board, side, 0, seconds=SECONDS, on_depth=write)
+        if move is not None and depth == 0:
+            write(move)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
+'''
+
+
+def program_text(seconds: float = DEFAULT_SECONDS) -> str:
+    parts = ["#!/usr/bin/env python3\n",
+             f'"""NTHU MiniChess 6x5 player (ab), written by export-nthu: {SOURCES[0]}, {SOURCES[1]} '
+             f'and {SOURCES[2]}\nof the minichess toolkit in one file. Standard library only.\n'
+             'Run: python3 THIS_FILE state action"""\n',
+             "import sys\n"]
+    for rel in SOURCES:
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            lines = [line for line in f.read().splitlines(True) if "# export: drop" not in line]
+        parts.append(f"\n# ---- {rel} " + "-" * max(4, 90 - len(rel)) + "\n")
+        parts.append("".join(lines))
+    parts.append(MAIN.format(seconds=float(seconds)))
+    return "".join(parts)
+
+
+def export_nthu(agent: str, out: str, seconds: float = DEFAULT_SECONDS) -> str:
+    """Write the single-file player for `agent` (only "ab") to `out`, executable; returns `out`."""
+    if agent not in EXPORTABLE:
+        raise ValueError(f"cannot export '{agent}': export-nthu writes one of {', '.join(EXPORTABLE)}")
+    if not seconds > 0:
+        raise ValueError(f"--seconds must be above 0, not {seconds}")
+    text = program_text(seconds)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    mode = os.stat(out).st_mode
+    os.chmod(out, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return out
