@@ -40,6 +40,8 @@ def parse_state(text, path="state"):
     Accepts what the runner writes; also tolerates CRLF line ends, extra spaces and a missing
     last empty line."""
     lines = text.replace("\r\n", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()                           # the text after the last newline is no line
     if not text.strip():
         raise StateFileError(path, 1, "the file is empty")
     first = lines[0].strip()
