@@ -7,7 +7,7 @@ Per rung (one node limit for the engine) it plays --games games. Each game start
 seeded random 2-ply opening (two uniformly random plies from the start position), then hands
 the position to the players; openings come in pairs, so each one is played once with AB.py as
 White and once as Black (colours alternate game by game). AB.py is loaded with
-agents.student.StudentAgent (a fresh module for each game; as Black it sees the mirrored
+harness.student.StudentAgent (a fresh module for each game; as Black it sees the mirrored
 board) and the engine is agents.uci.UciAgent (one process per game). The opening plies count
 toward the 50-ply rule, as the spec says.
 
@@ -34,12 +34,12 @@ from typing import Dict, List, Optional, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from agents.student import StudentAgent  # noqa: E402
+from harness.student import StudentAgent  # noqa: E402
 from agents.uci import UciAgent  # noqa: E402
-from harness.fen import engine_record_fields  # noqa: E402
-from harness.game import Game  # noqa: E402
+from harness.variants.cs3243.fen import engine_record_fields  # noqa: E402
+from harness.variants.cs3243.game import Game  # noqa: E402
 from harness.referee import play_game  # noqa: E402
-from harness.variant import BLACK, WHITE  # noqa: E402
+from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 
 OPENING_PLIES = 2
 Z95 = 1.959964
