@@ -47,6 +47,7 @@ sys.path.insert(0, ROOT)
 from agents import make_agent  # noqa: E402
 from harness.student import StudentAgent  # noqa: E402
 from harness.variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
+from harness import stats  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 
 BUDGET_NAME = "NODE_BUDGET"
@@ -167,22 +168,10 @@ def nodes_per_second(path, budget, positions):
 
 # -- statistics ----------------------------------------------------------------------------------
 
-def elo_of(score):
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
-def elo_with_margin(w, d, l):
-    """(score, Elo, low, high) from one side's W/D/L: Elo at the score and at score -+ 1.96
-    standard errors (the 95 % interval; an end past 0 % or 100 % is infinite)."""
-    games = w + d + l
-    score = (w + d / 2) / games
-    variance = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / games
-    error = math.sqrt(variance / games)
-    return score, elo_of(score), elo_of(score - 1.96 * error), elo_of(score + 1.96 * error)
+def elo_with_margin(w, d, losses):
+    """(score, Elo, low, high) from one side's W/D/L (harness.stats: the Elo at the score and at
+    score -+ 1.96 standard errors, the 95 % interval; an end past 0 % or 100 % is infinite)."""
+    return (stats.score(w, d, losses), stats.elo(w, d, losses)) + stats.elo_interval(w, d, losses)
 
 
 def fmt_one(elo):

@@ -38,11 +38,11 @@ from harness.student import StudentAgent  # noqa: E402
 from agents.uci import UciAgent  # noqa: E402
 from harness.variants.cs3243.fen import engine_record_fields  # noqa: E402
 from harness.variants.cs3243.game import Game  # noqa: E402
+from harness import stats  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 
 OPENING_PLIES = 2
-Z95 = 1.959964
 
 
 def opening(seed: int, pair: int, fifty: int, max_plies: int) -> Game:
@@ -85,24 +85,11 @@ def ab_points(record: dict) -> Optional[float]:
     return None
 
 
-def elo(score: float) -> float:
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
 def elo_with_margin(points: List[float]) -> Tuple[float, float, float]:
-    """(score, Elo difference, 95 % margin in Elo) of a list of per-game points."""
-    n = len(points)
-    score = sum(points) / n
-    variance = sum((x - score) ** 2 for x in points) / n
-    stderr = math.sqrt(variance / n)
-    low, high = max(score - Z95 * stderr, 0.0), min(score + Z95 * stderr, 1.0)
-    diff = elo(score)
-    margin = (elo(high) - elo(low)) / 2 if stderr > 0 else (0.0 if math.isfinite(diff) else math.nan)
-    return score, diff, margin
+    """(score, Elo difference, 95 % margin in Elo) of a list of per-game points (harness.stats)."""
+    wins, draws = points.count(1.0), points.count(0.5)
+    losses = len(points) - wins - draws
+    return stats.score(wins, draws, losses), stats.elo(wins, draws, losses), stats.elo_margin(wins, draws, losses)
 
 
 def format_elo(diff: float, margin: float) -> str:

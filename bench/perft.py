@@ -51,11 +51,12 @@ def main() -> None:
     seam_nodes, seam_s = best_of(3, lambda: variant.perft(state, depth))
     copy_nodes, copy_s = best_of(3, lambda: perft(game.rules, game.board, game.side, depth))
     assert seam_nodes == copy_nodes
-    print(f"variant interface (perft CLI)  : {seam_nodes} leaves in {seam_s:.3f} s = {seam_nodes / seam_s:,.0f} leaves/s")
     undo_nodes, undo_s = best_of(3, lambda: perft_in_place(game.rules, list(game.board), game.side, depth))
     assert copy_nodes == undo_nodes
-    print(f"copy-make (harness.variants.cs3243.rules.perft): {copy_nodes} leaves in {copy_s:.3f} s = {copy_nodes / copy_s:,.0f} leaves/s")
-    print(f"make/undo in place             : {undo_nodes} leaves in {undo_s:.3f} s = {undo_nodes / undo_s:,.0f} leaves/s")
+    for label, nodes, seconds in (("variant interface (perft CLI)", seam_nodes, seam_s),
+                                  ("copy-make (cs3243 rules.perft)", copy_nodes, copy_s),
+                                  ("make/undo in place", undo_nodes, undo_s)):
+        print(f"{label:<31}: {nodes} leaves in {seconds:.3f} s = {nodes / seconds:,.0f} leaves/s")
     print(f"copy-make / in-place speed ratio: {undo_s / copy_s:.2f}")
     print(f"variant interface / direct speed ratio: {copy_s / seam_s:.3f}")
 

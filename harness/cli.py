@@ -22,7 +22,7 @@ from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .series import SeriesError, SeriesPlan, run_plans
 from .variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
 from .variants.base import BLACK, Variant
-from .variants.cs3243.config import ConfigError, read_config
+from .variants.cs3243.config import ConfigError
 from .variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES
 
 DEFAULT_OUT = "reports"
@@ -347,3 +347,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def entry() -> None:
+    """The `minichess` command (pyproject.toml's console script), equal to `python -m harness`."""
+    sys.exit(main())

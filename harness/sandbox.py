@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from .agent import Agent, AgentCrash, AgentTimeout
 from .student import mirror_gameboard
-from .variants.base import BLACK, WHITE
+from .variants.base import BLACK
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_worker.py")
 DEFAULT_MOVE_TIMEOUT = 30.0

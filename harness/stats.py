@@ -13,7 +13,7 @@ Formulas, for W wins, D draws and L losses in N games:
   z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n), with p = k/n and z = 1.96.
 """
 import math
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 Z95 = 1.959963984540054
 
@@ -36,18 +36,26 @@ def elo(wins: int, draws: int, losses: int) -> Optional[float]:
     return None if s is None else elo_from_score(s)
 
 
-def elo_margin(wins: int, draws: int, losses: int, z: float = Z95) -> Optional[float]:
-    """Half the Elo width of score +/- z standard errors; inf when that reaches 0 or 1."""
+def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> Optional[Tuple[float, float]]:
+    """(low, high): the Elo of score -/+ z standard errors (an end past 0 or 1 is -inf / +inf)."""
     games = wins + draws + losses
     if not games:
         return None
     s = score(wins, draws, losses)
     variance = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / games
     sigma = math.sqrt(variance / games)
-    low, high = s - z * sigma, s + z * sigma
-    if low <= 0 or high >= 1:
+    return elo_from_score(s - z * sigma), elo_from_score(s + z * sigma)
+
+
+def elo_margin(wins: int, draws: int, losses: int, z: float = Z95) -> Optional[float]:
+    """Half the Elo width of score +/- z standard errors; inf when that reaches 0 or 1."""
+    interval = elo_interval(wins, draws, losses, z)
+    if interval is None:
+        return None
+    low, high = interval
+    if math.isinf(low) or math.isinf(high):
         return math.inf
-    return (elo_from_score(high) - elo_from_score(low)) / 2
+    return (high - low) / 2
 
 
 def los(wins: int, losses: int) -> float:

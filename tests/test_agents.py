@@ -23,8 +23,9 @@ from harness.referee import play_game
 from harness.variants.cs3243.protocol import parse_answer
 from harness.variants.cs3243.rules import RULES
 
+from boards import gb, mv  # noqa: E402
+
 safe = RULES.is_safe
-from boards import gb, mv
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SEEDS = range(60)

@@ -7,13 +7,14 @@ with row 0 at the top (White's back rank). White pawns move towards higher rows.
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from ..base import BLACK, COLOURS, WHITE  # noqa: F401  (the course's colour names)
+
 Vector = Tuple[int, int]  # (column step, row step)
 
 ORTHOGONAL: Tuple[Vector, ...] = ((0, 1), (0, -1), (1, 0), (-1, 0))
 DIAGONAL: Tuple[Vector, ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 KNIGHT: Tuple[Vector, ...] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
-from ..base import BLACK, COLOURS, WHITE  # noqa: F401  (the course's colour names)
 
 
 @dataclass(frozen=True)
