@@ -236,13 +236,17 @@ def cmd_report(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if os.path.isdir(args.file):
+        raise UsageError(f"'{args.file}' is a folder: pass the .py file to check, e.g. {os.path.join(args.file, 'AB.py')}")
     if not os.path.isfile(args.file):
         raise UsageError(f"file '{args.file}' does not exist")
-    problems = check_file(args.file, args.move_timeout)
-    for problem in problems:
+    warnings: list = []
+    problems = check_file(args.file, args.move_timeout, warnings)
+    for problem in sorted(problems + [(line, "warning: " + text) for line, text in warnings]):
         print(format_problem(args.file, problem))
     if not problems:
-        print(f"{args.file}: OK, the course's autograder checks pass")
+        count = f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})" if warnings else ""
+        print(f"{args.file}: OK, the course's autograder checks pass{count}")
     return 1 if problems else 0
 
 

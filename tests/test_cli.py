@@ -115,7 +115,7 @@ def test_play_with_files_that_misbehave(capsys):
     assert "hello from import" not in before and after.startswith("\n    hello from import")
     code, out, _ = run_cli(["play", "--white", str(HOSTILE / "raises.py"), "--black", "dummy"], capsys)
     assert "Black (dummy) wins by crash after 0 plies." in out
-    assert "Error: White: StudentCrash: ValueError: boom (raises.py line 5)" in out
+    assert "Error: White: ValueError: boom (raises.py line 5)" in out
 
 
 def test_series_prints_a_summary_and_writes_results(tmp_path, capsys):
