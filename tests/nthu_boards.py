@@ -26,3 +26,14 @@ def names(moves):
 def moves_from(state, square):
     """The names of the moves from `square`, in the generator's order."""
     return [n for n in names(VARIANT.legal_moves(state)) if n.startswith(square)]
+
+
+def play(white, black, state=None, seed=0):
+    """One game through the harness's referee; its record (the agents are closed after)."""
+    from harness.game import Game
+    from harness.referee import play_game
+    try:
+        return play_game(white, black, seed, Game(VARIANT, state))
+    finally:
+        white.close()
+        black.close()

@@ -12,11 +12,10 @@ from agents.nthu.ab import AlphaBetaAgent
 from agents.nthu.baselines import Baseline1, Baseline2, Baseline3, Baseline4
 from agents.nthu.simple import GreedyAgent, RandomAgent
 from harness.agent import Agent
-from harness.variants.base import BLACK, WHITE
+from harness.variants.base import WHITE
 from harness.variants.nthu import VARIANT, core
-from harness.variants.nthu.match import play
 
-from nthu_boards import moves_from, position
+from nthu_boards import moves_from, play, position
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = os.path.join(ROOT, "..", "shared", "nthu", "baseline_games.jsonl")
@@ -49,9 +48,9 @@ def test_the_course_file_holds_8_games():
 @pytest.mark.parametrize("index", range(8))
 def test_the_ports_replay_a_course_game_move_for_move(index):
     game = course_games()[index]
-    result = play(PORTS[game["white"]](), PORTS[game["black"]]())
-    assert result.moves == game["moves"]
-    assert (result.outcome.result, len(result.moves)) == (game["result"], game["plies"])
+    record = play(PORTS[game["white"]](), PORTS[game["black"]]())
+    assert record["moves"] == game["moves"]
+    assert (record["result"], record["plies"]) == (game["result"], game["plies"])
 
 
 # -- baselines by rule --------------------------------------------------------------------------
@@ -181,5 +180,5 @@ def test_ab_is_deterministic_for_a_node_budget():
 
 
 def test_ab_wins_the_course_game_as_black_against_baseline4():
-    result = play(Baseline4(), AlphaBetaAgent(nodes=100000, seconds=30))
-    assert result.outcome.winner == BLACK
+    record = play(Baseline4(), AlphaBetaAgent(nodes=100000, seconds=30))
+    assert (record["result"], record["error"]) == ("black", None)

@@ -2,7 +2,7 @@
 import pytest
 
 from harness.variants.nthu import VARIANT, StateFileError
-from harness.variants.nthu.files import parse_state, read_action, state_text
+from harness.variants.nthu.files import parse_state, read_action
 
 START_TEXT = (
     "0\n"

@@ -1,7 +1,8 @@
 """ab: our strongest NTHU MiniChess 6x5 agent (the search is in agents/nthu/search.py).
 
 Budget per move: `nodes` nodes (deterministic: a game replays exactly) with a wall-clock cap of
-`seconds` (1 s by default, lowered to the referee's deadline when that is shorter).
+`seconds` (1 s by default, lowered to the referee's deadline when that is shorter). The search
+stops at 90 % of the cap, leaving the rest for finishing the node in hand and returning.
 """
 from harness.agent import Agent
 from harness.variants.base import Move
@@ -33,5 +34,5 @@ class AlphaBetaAgent(Agent):
         if self.deadline is not None:
             seconds = min(seconds, 0.8 * self.deadline)
         move, _, self.last_depth = self.search.best_move(view.board, view.side, view.plies,
-                                                          max_nodes=self.nodes, seconds=seconds)
+                                                          max_nodes=self.nodes, seconds=0.9 * seconds)
         return Move(*move)

@@ -59,6 +59,23 @@ class NthuVariant(Variant):
     name = "nthu"
     title = "NTHU MiniChess 6x5"
     values = {NAMES[code]: core.VALUE[code] for code in range(1, 7)}
+    letters = {NAMES[code]: LETTERS[code] for code in range(1, 7)}
+
+    def game_options(self, fifty=None, max_plies=None, config=None, fen=None):
+        """--config FILE: start from a course `state` file (read now, so a bad file is one line:
+        ``<file>:<line>: <problem>``). The course has no --fifty, --max-plies or --fen."""
+        for key, value in (("fifty", fifty), ("max-plies", max_plies), ("fen", fen)):
+            if value is not None:
+                raise ValueError(f"nthu has no --{key} option (the course's step limit is "
+                                 f"{core.STEP_LIMIT} plies; --config FILE starts from a state file)")
+        if config is None:
+            return {}
+        self.start(config)
+        return {"path": config}
+
+    def describe(self, state: State) -> str:
+        return (f"step limit {core.STEP_LIMIT} plies (material decides), king threat wins, "
+                f"no move loses; ply {state.plies}")
 
     def start(self, path: Optional[str] = None, plies: int = 0, **options) -> State:
         """The course's start position, or the position of a `state` file (StateFileError,

@@ -21,11 +21,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from typing import List, Optional
 
 from harness.agent import Agent, AgentCrash, AgentError, AgentTimeout
-from harness.variants.base import Move
 
 from . import move_from_course
 from .files import read_action, state_text
