@@ -56,6 +56,14 @@ def start_options(args, variant: Variant) -> dict:
         raise UsageError(str(exc)) from None
 
 
+def move_timeout_of(args, variant: Variant) -> float:
+    """--move-timeout, or the variant's own default (nthu: the course's 10 s), or the sandbox's."""
+    given = getattr(args, "move_timeout", None)
+    if given is not None:
+        return given
+    return getattr(variant, "default_move_timeout", None) or DEFAULT_MOVE_TIMEOUT
+
+
 def positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -142,8 +150,8 @@ def cmd_play(args) -> int:
         print(f"{game.plies:>3}. {colour:<5} {variant.move_name(move)}  ({seconds:.3f} s)")
         print(variant.board_text(game.state, last=move), flush=True)
 
-    white = players.build(args.white, args.move_timeout, variant.name)
-    black = players.build(args.black, args.move_timeout, variant.name)
+    white = players.build(args.white, move_timeout_of(args, variant), variant.name)
+    black = players.build(args.black, move_timeout_of(args, variant), variant.name)
     try:
         record = play_game(white, black, args.seed, game, on_move=show)
     finally:
@@ -163,7 +171,7 @@ def series_limits(args) -> dict:
     variant = variant_of(args)
     start_options(args, variant)          # a bad option or config file is one line, now
     return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
-            "move_timeout": args.move_timeout, "config": args.config, "variant": variant.name,
+            "move_timeout": move_timeout_of(args, variant), "config": args.config, "variant": variant.name,
             "fen": getattr(args, "fen", None)}
 
 
@@ -266,9 +274,9 @@ def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument("--max-plies", type=positive_int, default=None, metavar="PLIES",
                    help=f"draw when a game reaches this many plies (cs3243 default {DEFAULT_MAX_PLIES}, "
                         f"congo 300)")
-    p.add_argument("--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
-                   metavar="SECONDS", help="a .py file agent loses a move it has not answered in "
-                                           f"this time (default {DEFAULT_MOVE_TIMEOUT:g})")
+    p.add_argument("--move-timeout", type=positive_seconds, default=None,
+                   metavar="SECONDS", help="a .py file or program agent loses a move it has not answered "
+                                           f"in this time (default {DEFAULT_MOVE_TIMEOUT:g}; nthu 10, as the course)")
     p.add_argument("--config", metavar="FILE", help="cs3243: start from the position in this config.txt")
     p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
 

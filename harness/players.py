@@ -7,6 +7,7 @@ AgentError before any game starts. This module and the CLI are the only harness 
 import `agents`.
 """
 import os
+from typing import Optional
 
 import agents
 from .agent import Agent, AgentError
@@ -14,6 +15,7 @@ from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
 from .variants import DEFAULT_VARIANT
 
 UCI_PREFIX = agents.UCI_PREFIX
+NTHU_PREFIX = "nthu:"
 
 
 def is_file_spec(spec: str, variant: str = DEFAULT_VARIANT) -> bool:
@@ -28,6 +30,8 @@ def agent_forms(variant: str = DEFAULT_VARIANT) -> str:
     names = "one of " + ", ".join(agents.builtin_names(variant))
     if variant == "cs3243":
         return f"{names}, a path to a .py file or uci:PATH"
+    if variant == "nthu":
+        return f"{names} or nthu:PATH (a program speaking the course's file protocol)"
     return names
 
 
@@ -54,8 +58,13 @@ def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
         agent.close()
 
 
-def make(spec: str, variant: str = DEFAULT_VARIANT) -> Agent:
-    """An in-process agent (a built-in or an engine)."""
+def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float] = None) -> Agent:
+    """An in-process agent (a built-in or an engine), or an nthu:PATH program."""
+    if spec.startswith(NTHU_PREFIX):
+        if variant != "nthu":
+            raise AgentError(f"agent '{spec}': nthu:PATH programs play nthu only (--variant nthu)")
+        from .variants.nthu.program import COURSE_TIMEOUT, program_agent_from_spec
+        return program_agent_from_spec(spec, move_timeout or COURSE_TIMEOUT)
     if spec.startswith(UCI_PREFIX):
         if variant != "cs3243":
             raise AgentError(f"agent '{spec}': UCI engines play cs3243 only")
@@ -69,4 +78,4 @@ def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = 
     """A fresh agent for one game (the caller closes it)."""
     if is_file_spec(spec, variant):
         return SandboxAgent(spec, move_timeout, name=spec)
-    return make(spec, variant)
+    return make(spec, variant, move_timeout)

@@ -16,7 +16,7 @@ from ..base import BLACK, WHITE, Move, Outcome, Termination, Variant
 from . import core
 from .files import StateFileError, parse_state, state_text
 
-__all__ = ["VARIANT", "NthuVariant", "State", "StateFileError", "LETTERS"]
+__all__ = ["VARIANT", "NthuVariant", "State", "StateFileError", "LETTERS", "to_fen", "parse_fen"]
 
 LETTERS = ".PRNBQK"           # by course code; White upper case, Black lower case
 NAMES = ("", "Pawn", "Rook", "Knight", "Bishop", "Queen", "King")
@@ -60,26 +60,39 @@ class NthuVariant(Variant):
     title = "NTHU MiniChess 6x5"
     values = {NAMES[code]: core.VALUE[code] for code in range(1, 7)}
     letters = {NAMES[code]: LETTERS[code] for code in range(1, 7)}
+    default_move_timeout = 10.0       # the course's runner's limit per move, for nthu:PATH
 
     def game_options(self, fifty=None, max_plies=None, config=None, fen=None):
-        """--config FILE: start from a course `state` file (read now, so a bad file is one line:
-        ``<file>:<line>: <problem>``). The course has no --fifty, --max-plies or --fen."""
-        for key, value in (("fifty", fifty), ("max-plies", max_plies), ("fen", fen)):
+        """--config FILE: start from a course `state` file; --fen TEXT: from our FEN-like text
+        (both read now, so a bad one is one line). The course has no --fifty or --max-plies."""
+        for key, value in (("fifty", fifty), ("max-plies", max_plies)):
             if value is not None:
                 raise ValueError(f"nthu has no --{key} option (the course's step limit is "
-                                 f"{core.STEP_LIMIT} plies; --config FILE starts from a state file)")
+                                 f"{core.STEP_LIMIT} plies)")
+        if config is not None and fen is not None:
+            raise ValueError("nthu: give --config or --fen, not both")
+        if fen is not None:
+            parse_fen(fen)
+            return {"fen": fen}
         if config is None:
             return {}
         self.start(config)
         return {"path": config}
 
+    def to_fen(self, state: State) -> str:
+        return to_fen(state)
+
     def describe(self, state: State) -> str:
         return (f"step limit {core.STEP_LIMIT} plies (material decides), king threat wins, "
                 f"no move loses; ply {state.plies}")
 
-    def start(self, path: Optional[str] = None, plies: int = 0, **options) -> State:
-        """The course's start position, or the position of a `state` file (StateFileError,
-        ``<file>:<line>: <problem>``, when it is not one)."""
+    def start(self, path: Optional[str] = None, plies: int = 0, fen: Optional[str] = None,
+              **options) -> State:
+        """The course's start position, a position in our FEN-like text (see `to_fen`), or the
+        position of a `state` file (StateFileError, ``<file>:<line>: <problem>``, when it is not
+        one)."""
+        if fen is not None:
+            return parse_fen(fen)
         path = path or options.get("state") or options.get("config")
         if not path:
             return State(core.START, 1, plies)
@@ -166,9 +179,58 @@ class NthuVariant(Variant):
         return _perft(state.board, state.side, state.plies, depth)
 
     def record_fields(self, start: State, moves: List[Move]):
+        """A game that does not start at the start position records its start as `fen`."""
         if start == State(core.START, 1, 0):
             return {}
-        return {"start_state": self.state_text(start), "start_plies": start.plies}
+        return {"fen": to_fen(start)}
+
+
+def to_fen(state: State) -> str:
+    """Our FEN-like text of a state: ranks 6 to 1 separated by '/', White upper case, a digit
+    for a run of empty squares; then 'w' or 'b'; then the plies played. The start:
+    ``kqbnr/ppppp/5/5/PPPPP/RNBQK w 0``."""
+    ranks = []
+    for r in range(core.ROWS):
+        text, empty = "", 0
+        for c in range(core.COLS):
+            p = state.board[r * core.COLS + c]
+            if not p:
+                empty += 1
+                continue
+            text += (str(empty) if empty else "") + (LETTERS[p] if p > 0 else LETTERS[-p].lower())
+            empty = 0
+        ranks.append(text + (str(empty) if empty else ""))
+    return f"{'/'.join(ranks)} {'w' if state.side == 1 else 'b'} {state.plies}"
+
+
+def parse_fen(text: str) -> State:
+    """The state of a `to_fen` text; ValueError (one line, naming the problem) otherwise."""
+    fields = text.split() if isinstance(text, str) else []
+    if len(fields) not in (2, 3):
+        raise ValueError(f"'{text}': expected 'RANKS SIDE [PLIES]', e.g. '{to_fen(State(core.START))}'")
+    ranks = fields[0].split("/")
+    if len(ranks) != core.ROWS:
+        raise ValueError(f"'{text}': {len(ranks)} ranks, expected {core.ROWS}")
+    board = []
+    for number, rank in zip(range(core.ROWS, 0, -1), ranks):
+        row = []
+        for ch in rank:
+            if ch.isdigit():
+                row.extend([0] * int(ch))
+            elif ch.upper() in LETTERS[1:]:
+                code = LETTERS.index(ch.upper())
+                row.append(code if ch.isupper() else -code)
+            else:
+                raise ValueError(f"'{text}': rank {number} has '{ch}', not a piece letter or a digit")
+        if len(row) != core.COLS:
+            raise ValueError(f"'{text}': rank {number} has {len(row)} squares, expected {core.COLS}")
+        board.extend(row)
+    if fields[1] not in ("w", "b"):
+        raise ValueError(f"'{text}': the side to move is 'w' or 'b', not '{fields[1]}'")
+    plies = fields[2] if len(fields) == 3 else "0"
+    if not plies.isdigit():
+        raise ValueError(f"'{text}': the plies played must be a whole number, not '{plies}'")
+    return State(tuple(board), 1 if fields[1] == "w" else -1, int(plies))
 
 
 def _perft(board, side, plies, depth):

@@ -47,6 +47,10 @@ class ProgramAgent(Agent):
         self.workdir: Optional[str] = None
         self.output: List[str] = []
 
+    def verify(self):
+        if not os.access(self.path, os.X_OK) and not self.path.endswith(".py"):
+            raise AgentError(f"program '{self.path}' is not executable (chmod +x, or a .py file)")
+
     def command(self) -> List[str]:
         if not os.access(self.path, os.X_OK) and self.path.endswith(".py"):
             return [sys.executable, self.path, "state", "action"]
