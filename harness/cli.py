@@ -212,8 +212,24 @@ def opponent_list(text: str) -> List[str]:
     return names
 
 
+def report_defaults(args, variant: str) -> None:
+    """--games, --opponents and --colour left out: the course's own (nthu: baselines 1-4, one
+    game with each colour; cs3243: 50 games as White against its five opponents)."""
+    if variant == "nthu":
+        from .variants.nthu.grading import BASELINES
+        defaults = {"games": 1, "opponents": list(BASELINES), "colour": "both"}
+    else:
+        defaults = {"games": 50, "opponents": list(DEFAULT_OPPONENTS), "colour": "white"}
+    for key, value in defaults.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+
+
 def cmd_report(args) -> int:
     limits = series_limits(args)
+    report_defaults(args, limits["variant"])
+    if args.openings:
+        limits["openings"] = args.openings
     agent_spec(args.agent, limits["variant"])
     for opponent in args.opponents:
         agent_spec(opponent, limits["variant"])
@@ -234,8 +250,17 @@ def cmd_report(args) -> int:
     settings = {"games": args.games, "colour": args.colour, "opponents": args.opponents,
                 "jobs": args.jobs or os.cpu_count(), **limits}
     report = build_report(args.agent, settings, entries)
+    if limits["variant"] == "nthu":
+        from .variants.nthu.grading import course_grading, grading_lines
+        games: dict = {}
+        for (_, opponent, colour, _), records in zip(laid_out, all_records):
+            games.setdefault(opponent, {})[colour] = records
+        report["course"] = course_grading(games)
+        report["passed"] = report["course"]["passed"]
     write_report(args.out, report)
     print(render_text(report), end="")
+    if "course" in report:
+        print("\n".join(grading_lines(report["course"])))
     print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}")
     return 0
 
@@ -256,6 +281,20 @@ def cmd_check(args) -> int:
         count = f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})" if warnings else ""
         print(f"{args.file}: OK, the course's autograder checks pass{count}")
     return 1 if problems else 0
+
+
+# ----------------------------------------------------------------------------- export-nthu
+
+
+def cmd_export_nthu(args) -> int:
+    from .variants.nthu.export import export_nthu
+    try:
+        out = export_nthu(args.agent, args.out, seconds=args.seconds)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"{out}: NTHU player ({args.agent}, {args.seconds:g} s of search per move); run it as "
+          f"the course's runner does: {out} state action")
+    return 0
 
 
 # ----------------------------------------------------------------------------- parser
@@ -322,12 +361,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="an agent against the course's opponents, with pass marks")
     p.add_argument("agent", nargs="?", default="AB.py", metavar="AGENT",
                    help="the agent to judge (default AB.py)")
-    p.add_argument("--games", type=positive_int, default=50, metavar="N",
-                   help="games per opponent and colour (default 50, as the course)")
-    p.add_argument("--opponents", type=opponent_list, default=list(DEFAULT_OPPONENTS),
-                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)}")
-    p.add_argument("--colour", choices=("white", "black", "both"), default="white",
-                   help="the agent's colour (default white, as in the course)")
+    p.add_argument("--games", type=positive_int, default=None, metavar="N",
+                   help="games per opponent and colour (default 50, as the course; nthu 1)")
+    p.add_argument("--opponents", type=opponent_list, default=None,
+                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)} (nthu: baseline1,...,baseline4)")
+    p.add_argument("--colour", choices=("white", "black", "both"), default=None,
+                   help="the agent's colour (default white, as in the course; nthu both)")
+    p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
+                   help="start each game after this many random plies (game i has the same opening "
+                        "with either colour)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help=f"where report.json, report.md and the games go (default {DEFAULT_OUT})")
     add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
@@ -340,6 +382,14 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="SECONDS", help=f"time allowed for the import and for one call "
                                            f"(default {DEFAULT_MOVE_TIMEOUT:g})")
     p.set_defaults(run=cmd_check)
+    from .variants.nthu.export import DEFAULT_SECONDS
+    p = sub.add_parser("export-nthu", help="write an agent as a single-file NTHU MiniChess program")
+    p.add_argument("agent", metavar="AGENT", help="the agent to write (ab)")
+    p.add_argument("--out", required=True, metavar="PATH", help="the program file to write")
+    p.add_argument("--seconds", type=positive_seconds, default=DEFAULT_SECONDS, metavar="S",
+                   help=f"search time per move (default {DEFAULT_SECONDS:g}; the course allows 10 s, "
+                        "the interpreter's start included)")
+    p.set_defaults(run=cmd_export_nthu)
     from . import replay
     replay.add_parser(sub)
     return parser

@@ -94,6 +94,9 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
         if on_move is not None:
             on_move(game, colour, move, elapsed)
     printed = {colour.lower(): agent.printed_output() for colour, agent in agents.items()}
+    # program agents (nthu:PATH) count the moves each answer held: the search depth it reached
+    depths = {colour.lower(): list(agent.depths) for colour, agent in agents.items()
+              if isinstance(getattr(agent, "depths", None), list)}
     fault = game.outcome.fault
     return {
         "seed": seed,
@@ -108,6 +111,7 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
         "printed": printed,
         "mutated": {colour.lower(): count for colour, count in mutated.items()},
         **game.record_fields(),
+        **({"depths": depths} if depths else {}),
         "variant": game.variant.name,
     }
 
