@@ -142,6 +142,10 @@ def main():
                 r = ab_result(game, colour)
                 tally[r] += 1
                 endings[f"{r} by {game['reason']}"] += 1
+                if r != "win":
+                    print(f"  not won: opening {start and VARIANT.to_fen(start)}, ab {colour}, "
+                          f"{r} by {game['reason']} after {game['plies']} plies: {' '.join(game['moves'])}",
+                          flush=True)
                 lengths.append(game["plies"])
                 n = sum(tally.values())
                 if n % 10 == 0:
