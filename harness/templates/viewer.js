@@ -1,7 +1,7 @@
 // The game viewer: every position is in the page's JSON; this only draws the one asked for.
-(function () {
+document.documentElement.classList.add("js");
+document.addEventListener("DOMContentLoaded", function () {
   "use strict";
-  document.documentElement.classList.add("js");
   var data = document.getElementById("games-data");
   var viewer = document.getElementById("viewer");
   if (!data || !viewer) { return; }
@@ -133,4 +133,4 @@
   });
   viewer.hidden = false;
   load(0);
-})();
+});
