@@ -19,6 +19,7 @@ report: $(STAMP)
 	$(PY) -m harness report $(AGENT) --games $(GAMES) --colour $(COLOUR)
 
 test: $(STAMP)
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 check: $(STAMP)

@@ -42,10 +42,10 @@ import time
 from collections import deque
 from typing import List, Optional
 
-from harness.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
-from harness.rules import RULES
+from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
+from harness.variants.cs3243.rules import RULES
 
-from .base import Agent, AgentError, AgentTimeout
+from harness.agent import Agent, AgentError, AgentTimeout
 
 DEFAULT_NODES = 1000
 HANDSHAKE_TIMEOUT = 10.0     # seconds for uciok / readyok

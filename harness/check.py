@@ -13,11 +13,11 @@ import ast
 import random
 from typing import List, Optional, Tuple
 
-from agents.base import AgentTimeout
-from .game import Game, start_gameboard
-from .referee import parse_answer
+from .agent import AgentTimeout
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent, StudentCrash
-from .variant import WHITE
+from .variants.cs3243.game import Game, start_gameboard
+from .variants.cs3243.pieces import WHITE
+from .variants.cs3243.protocol import parse_answer
 
 ALLOWED_MODULES = frozenset((
     "sys", "queue", "collections", "heapq", "array", "copy", "enum", "string", "numbers", "math",

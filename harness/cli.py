@@ -10,19 +10,20 @@ import sys
 import time
 from typing import List, NoReturn, Optional
 
-from agents.base import AgentError
-from . import board_text, players
+from . import players, stats
+from .agent import AgentError
 from .check import check_file, format_problem
-from .config import ConfigError, read_config
-from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, course_move, interleave, move_name
+from .game import Game
 from .referee import play_game
 from .report import (DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry, plan_report,
                      render_text, write_report)
 from .results import ResultsError
-from .rules import perft
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .series import SeriesError, SeriesPlan, run_plans
-from .variant import BLACK, WHITE
+from .variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
+from .variants.base import BLACK, Variant
+from .variants.cs3243.config import ConfigError
+from .variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES
 
 DEFAULT_OUT = "reports"
 
@@ -38,12 +39,21 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def load_start(config: Optional[str], to_move: str = WHITE, **limits) -> Game:
-    """A Game from the start position or from a config file."""
-    if config is None:
-        return Game(to_move=to_move, **limits)
-    setup = read_config(config)
-    return Game(interleave(setup.white, setup.black), to_move=to_move, **limits)
+def variant_of(args) -> Variant:
+    try:
+        return find_variant(getattr(args, "variant", None) or DEFAULT_VARIANT)
+    except UnknownVariant as exc:
+        raise UsageError(str(exc)) from None
+
+
+def start_options(args, variant: Variant) -> dict:
+    """The variant's start options from --fifty, --max-plies, --config and --fen."""
+    try:
+        return variant.game_options(fifty=getattr(args, "fifty", None),
+                                    max_plies=getattr(args, "max_plies", None),
+                                    config=getattr(args, "config", None), fen=getattr(args, "fen", None))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def positive_int(text: str) -> int:
@@ -73,26 +83,26 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def agent_spec(spec: str) -> str:
+def agent_spec(spec: str, variant: str = DEFAULT_VARIANT) -> str:
     """Check an agent spec early, so a typo is one line before any game starts."""
-    players.check_spec(spec)
+    players.check_spec(spec, variant)
     return spec
-
-
-def config_file(path: Optional[str]) -> Optional[str]:
-    if path is not None:
-        read_config(path)          # ConfigError names the file and line
-    return path
 
 
 # ----------------------------------------------------------------------------- perft
 
 
 def cmd_perft(args) -> int:
-    game = load_start(args.config, BLACK if args.black else WHITE)
+    variant = variant_of(args)
+    options = start_options(args, variant)
+    if args.black:
+        if variant.name != "cs3243":
+            raise UsageError(f"--black is for cs3243 positions; {variant.name} takes the side from --fen")
+        options["to_move"] = BLACK
+    state = variant.start(**options)
     for depth in range(1, args.depth + 1):
         started = time.perf_counter()
-        nodes = perft(game.rules, game.board, game.side, depth)
+        nodes = variant.perft(state, depth)
         print(f"{depth} {nodes} {time.perf_counter() - started:.3f}", flush=True)
     return 0
 
@@ -120,21 +130,20 @@ def print_output_notes(record: dict) -> None:
 
 
 def cmd_play(args) -> int:
-    agent_spec(args.white)
-    agent_spec(args.black)
-    game = load_start(config_file(args.config), fifty_limit=args.fifty, max_plies=args.max_plies)
-    print(f"White: {args.white}   Black: {args.black}   seed {args.seed}   "
-          f"draw after {args.fifty} quiet plies, at most {args.max_plies} plies")
-    print(board_text.render(game.gameboard))
-    print(f"({board_text.legend()}; upper case White, lower case Black)\n", flush=True)
+    variant = variant_of(args)
+    agent_spec(args.white, variant.name)
+    agent_spec(args.black, variant.name)
+    game = Game(variant, variant.start(**start_options(args, variant)))
+    print(f"White: {args.white}   Black: {args.black}   seed {args.seed}   {variant.describe(game.state)}")
+    print(variant.board_text(game.state))
+    print(f"({variant.legend()}; upper case White, lower case Black)\n", flush=True)
 
     def show(game: Game, colour: str, move, seconds: float) -> None:
-        name = move_name(game.rules, move)
-        print(f"{game.plies:>3}. {colour:<5} {name}  ({seconds:.3f} s)")
-        print(board_text.render(game.gameboard, marked=course_move(game.rules, move)), flush=True)
+        print(f"{game.plies:>3}. {colour:<5} {variant.move_name(move)}  ({seconds:.3f} s)")
+        print(variant.board_text(game.state, last=move), flush=True)
 
-    white = players.build(args.white, args.move_timeout)
-    black = players.build(args.black, args.move_timeout)
+    white = players.build(args.white, args.move_timeout, variant.name)
+    black = players.build(args.black, args.move_timeout, variant.name)
     try:
         record = play_game(white, black, args.seed, game, on_move=show)
     finally:
@@ -151,16 +160,19 @@ def cmd_play(args) -> int:
 
 
 def series_limits(args) -> dict:
+    variant = variant_of(args)
+    start_options(args, variant)          # a bad option or config file is one line, now
     return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
-            "move_timeout": args.move_timeout, "config": config_file(args.config)}
+            "move_timeout": args.move_timeout, "config": args.config, "variant": variant.name,
+            "fen": getattr(args, "fen", None)}
 
 
 def cmd_series(args) -> int:
-    agent_spec(args.white)
-    agent_spec(args.black)
+    limits = series_limits(args)
+    agent_spec(args.white, limits["variant"])
+    agent_spec(args.black, limits["variant"])
     out = args.out or os.path.join(DEFAULT_OUT, directory_name(f"{args.white}-vs-{args.black}"))
-    plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games,
-                      **series_limits(args))
+    plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games, **limits)
     records = run_plans([plan], jobs=args.jobs, resume=args.resume, progress=not args.quiet)[0]
     score = {key: sum(1 for r in records if r["result"] == key) for key in ("white", "draw", "black")}
     endings = {}
@@ -168,6 +180,8 @@ def cmd_series(args) -> int:
         endings[r["reason"]] = endings.get(r["reason"], 0) + 1
     print(f"{args.white} (White) vs {args.black} (Black): {len(records)} games: "
           f"White won {score['white']}, {score['draw']} drawn, Black won {score['black']}")
+    print(stats.score_line(args.white, args.black, score["white"], score["black"], score["draw"]))
+    print(stats.elo_line(score["white"], score["black"], score["draw"]))
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items(), key=lambda i: -i[1])))
     for colour in ("white", "black"):
         printed = sum(1 for r in records if (r.get("printed") or {}).get(colour))
@@ -191,11 +205,11 @@ def opponent_list(text: str) -> List[str]:
 
 
 def cmd_report(args) -> int:
-    agent_spec(args.agent)
-    for opponent in args.opponents:
-        agent_spec(opponent)
-    colours = ("white", "black") if args.colour == "both" else (args.colour,)
     limits = series_limits(args)
+    agent_spec(args.agent, limits["variant"])
+    for opponent in args.opponents:
+        agent_spec(opponent, limits["variant"])
+    colours = ("white", "black") if args.colour == "both" else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
 
     def done(plan, records) -> None:
@@ -235,16 +249,24 @@ def cmd_check(args) -> int:
 # ----------------------------------------------------------------------------- parser
 
 
+def add_variant_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="NAME",
+                   help=f"the game: {', '.join(variant_names())} (default {DEFAULT_VARIANT})")
+
+
 def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument("--seed", type=whole_number, default=0, metavar="S", help=seed_help)
-    p.add_argument("--fifty", type=positive_int, default=DEFAULT_FIFTY_LIMIT, metavar="PLIES",
-                   help=f"draw after this many plies without a capture (default {DEFAULT_FIFTY_LIMIT})")
-    p.add_argument("--max-plies", type=positive_int, default=DEFAULT_MAX_PLIES, metavar="PLIES",
-                   help=f"draw when a game reaches this many plies (default {DEFAULT_MAX_PLIES})")
+    add_variant_option(p)
+    p.add_argument("--fifty", type=positive_int, default=None, metavar="PLIES",
+                   help=f"cs3243: draw after this many plies without a capture (default {DEFAULT_FIFTY_LIMIT})")
+    p.add_argument("--max-plies", type=positive_int, default=None, metavar="PLIES",
+                   help=f"draw when a game reaches this many plies (cs3243 default {DEFAULT_MAX_PLIES}, "
+                        f"congo 300)")
     p.add_argument("--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
                    metavar="SECONDS", help="a .py file agent loses a move it has not answered in "
                                            f"this time (default {DEFAULT_MOVE_TIMEOUT:g})")
-    p.add_argument("--config", metavar="FILE", help="start from the position in this config.txt")
+    p.add_argument("--config", metavar="FILE", help="cs3243: start from the position in this config.txt")
+    p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
@@ -263,8 +285,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="count move sequences from a position (rules check)")
     p.add_argument("depth", type=positive_int, metavar="DEPTH")
-    p.add_argument("--config", metavar="FILE", help="start from this config.txt position")
-    p.add_argument("--black", action="store_true", help="Black moves first")
+    p.add_argument("--config", metavar="FILE", help="cs3243: start from this config.txt position")
+    p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
+    p.add_argument("--black", action="store_true", help="cs3243: Black moves first")
+    add_variant_option(p)
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("play", help="one game shown move by move")
@@ -323,3 +347,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def entry() -> None:
+    """The `minichess` command (pyproject.toml's console script), equal to `python -m harness`."""
+    sys.exit(main())

@@ -16,9 +16,9 @@ import os
 import sys
 from typing import Any, Dict, Iterator, List
 
-from .fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
-from .game import move_name
-from .rules import RULES, Rules
+from .variants.cs3243.fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
+from .variants.cs3243.game import move_name
+from .variants.cs3243.rules import RULES, Rules
 
 
 def board_lines(rules: Rules, board) -> List[str]:
@@ -105,6 +105,53 @@ def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
         yield f"note: replaying the moves here ends with {game.reason} (record says {reason})"
 
 
+def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
+    """The replay of a record of any variant, through the variant interface only: each ply's
+    number, mover and move name, and the board after it."""
+    options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
+    try:
+        state = variant.start(**options)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the record's start cannot be set up: {exc}") from None
+    header = f"game {record.get('game', '?')}: {record.get('white', '?')} (White) vs {record.get('black', '?')} (Black)"
+    if record.get("seed") is not None:
+        header += f", seed {record['seed']}"
+    yield header + f" ({variant.name})"
+    yield f"ply 0: start, {variant.to_move(state)} to move"
+    yield from variant.board_text(state).splitlines()
+    for ply, text in enumerate(record.get("moves") or [], 1):
+        mover = variant.to_move(state)
+        try:
+            move = variant.parse_move(text)
+        except (TypeError, ValueError):
+            move = None
+        if move is None or move not in variant.legal_moves(state):
+            yield f"ply {ply}: {mover} {text!r} is not a legal move here: the record is inconsistent"
+            return
+        state = variant.apply(state, move)
+        yield ""
+        yield f"ply {ply}: {mover} {variant.move_name(move)}"
+        yield from variant.board_text(state, last=move).splitlines()
+    yield ""
+    result, reason = record.get("result"), record.get("reason")
+    yield (f"result: {result.capitalize()} wins ({reason})" if result in ("white", "black")
+           else f"result: {result} ({reason})")
+    if record.get("error"):
+        yield f"error: {record['error']}"
+
+
+def record_lines(record: Dict[str, Any], expected_variant=None) -> Iterator[str]:
+    """The replay of a record, by its variant (records without one are cs3243's). ValueError
+    when `expected_variant` is given and the record is of another."""
+    from .variants import find_variant
+    name = record.get("variant") or "cs3243"
+    if expected_variant is not None and expected_variant != name:
+        raise ValueError(f"the record is a game of {name}, not {expected_variant}")
+    if name == "cs3243":
+        return replay_lines(record)
+    return variant_replay_lines(record, find_variant(name))
+
+
 def load_record(path: str, game: int) -> Dict[str, Any]:
     """The record of game `game` in a results file; ValueError with a one-line reason."""
     try:
@@ -141,7 +188,7 @@ def run(args) -> int:
     """The replay command: 0 after printing the game, 2 with a one-line error."""
     try:
         record = load_record(args.results, args.game)
-        for line in replay_lines(record):
+        for line in record_lines(record, getattr(args, "variant", None)):
             print(line)
         sys.stdout.flush()
     except ValueError as exc:
@@ -157,4 +204,6 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("replay", help="show one recorded game move by move, with FENs")
     p.add_argument("results", metavar="RESULTS.jsonl", help="a results file written by the harness")
     p.add_argument("game", type=int, metavar="GAME", help="the record's 'game' number")
+    p.add_argument("--variant", default=None, metavar="NAME",
+                   help="refuse a record of another variant (default: the record's own)")
     p.set_defaults(run=run)

@@ -8,6 +8,7 @@ import os
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from . import stats
 from .results import side_summary, write_json
 from .series import SeriesPlan
 
@@ -56,6 +57,7 @@ def opponent_entry(opponent: str, colour: str, records: List[dict]) -> dict:
         "losses": s["losses"],
         "win_rate": s["win_rate"],
         "not_lost_rate": s["not_lost_rate"],
+        **{key: s[key] for key in ("score", "elo", "elo_margin", "los", "win_wilson95", "not_lost_wilson95")},
         "pass_mark": mark,
         "passed": None if mark is None else s["games"] > 0 and s["not_lost_rate"] >= mark,
         "won_all": s["games"] > 0 and s["wins"] == s["games"],
@@ -92,6 +94,7 @@ def build_report(agent: str, settings: dict, entries: Dict[str, dict]) -> dict:
     judged = [e["passed"] for e in entries.values() if e["passed"] is not None]
     return {
         "agent": agent,
+        "variant": settings.get("variant", "cs3243"),
         "settings": settings,
         "passed": bool(judged) and all(judged),
         "won_all": bool(entries) and all(e["won_all"] for e in entries.values()),
@@ -137,12 +140,42 @@ def table_rows(report: dict) -> List[Tuple[str, ...]]:
     return rows
 
 
+def _interval(count: int, games: int, interval, verb: str) -> str:
+    """'won 50/50 (95 % CI 92.9-100 %)'."""
+    if not games or not interval:
+        return f"{verb} 0/0"
+    low, high = (f"{100 * x:.1f}".removesuffix(".0") if x in (0, 1) else f"{100 * x:.1f}" for x in interval)
+    return f"{verb} {count}/{games} (95 % CI {low}-{high} %)"
+
+
+def statistics_rows(report: dict) -> List[Tuple[str, ...]]:
+    """Per opponent: the won and not-lost counts with their Wilson 95 % intervals beside the pass
+    mark, the score, the Elo difference with its 95 % margin, and the LOS."""
+    rows = []
+    for e in report["opponents"].values():
+        elo = stats.format_elo(e.get("elo"))
+        margin = e.get("elo_margin")
+        if margin is not None and elo not in ("+inf", "-inf", "-"):
+            elo += " +/- " + stats.format_elo(margin).lstrip("+")
+        rows.append((
+            e["opponent"], e["colour"],
+            _interval(e["wins"], e["games"], e.get("win_wilson95"), "won"),
+            _interval(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
+            _percent(e["pass_mark"]), "-" if e.get("score") is None else f"{e['score']:.3f}", elo,
+            "-" if e.get("los") is None else f"{100 * e['los']:.1f}",
+        ))
+    return rows
+
+
 def settings_line(report: dict) -> str:
     s = report["settings"]
-    start = "the start position" if not s.get("config") else f"the position in {s['config']}"
+    start = ("the position in " + s["config"] if s.get("config") else
+             "the position " + s["fen"] if s.get("fen") else "the start position")
+    limits = "".join(part for key, part in (
+        ("fifty", f"; draw after {s.get('fifty')} plies without a capture"),
+        ("max_plies", f"; at most {s.get('max_plies')} plies")) if s.get(key) is not None)
     return (f"{s['games']} games per opponent and colour from {start}, seeds {s['seed']}.."
-            f"{s['seed'] + s['games'] - 1}; draw after {s['fifty']} plies without a capture; "
-            f"at most {s['max_plies']} plies; {s['move_timeout']:g} s per move for files.")
+            f"{s['seed'] + s['games'] - 1}{limits}; {s['move_timeout']:g} s per move for files.")
 
 
 def verdict_line(report: dict) -> str:
@@ -173,6 +206,10 @@ def render_markdown(report: dict) -> str:
              "| " + " | ".join(HEADER) + " |",
              "|" + "|".join("---" if i in (0, 1, 9, 10, 15) else "---:" for i in range(len(HEADER))) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in table_rows(report)]
+    lines += ["", "## Statistics", "",
+              "| opponent | colour | won (95 % CI) | not lost (95 % CI) | pass mark % | score | Elo | LOS % |",
+              "|---|---|---|---|---:|---:|---:|---:|"]
+    lines += ["| " + " | ".join(row) + " |" for row in statistics_rows(report)]
     lines += ["", verdict_line(report), "",
               "W/D/L are the agent's wins, draws and losses. The course passes an opponent when the",
               "not-lost rate (wins + draws) reaches its pass mark; *all won* is our stricter target.",

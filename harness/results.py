@@ -14,11 +14,14 @@ import os
 import statistics
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from . import stats
+
 RESULTS_FILE = "results.jsonl"
 SETTINGS_FILE = "series.json"
 SUMMARY_FILE = "report.json"
 # The settings that make two runs the same series (games may grow; timeouts and jobs may change).
-IDENTITY = ("white", "black", "seed", "fifty", "max_plies", "start")
+IDENTITY = ("variant", "white", "black", "seed", "fifty", "max_plies", "start", "fen", "edition")
+DEFAULTS = {"variant": "cs3243"}    # what a settings file without the key meant
 RATE_DIGITS = 4
 ERRORS_KEPT = 5
 
@@ -94,7 +97,7 @@ def write_json(path: str, data: Any) -> None:
 
 def differences(old: dict, new: dict) -> List[str]:
     """Names of the identity settings in which two series differ."""
-    return [key for key in IDENTITY if old.get(key) != new.get(key)]
+    return [key for key in IDENTITY if old.get(key, DEFAULTS.get(key)) != new.get(key, DEFAULTS.get(key))]
 
 
 # ----------------------------------------------------------------------------- summaries
@@ -145,6 +148,7 @@ def side_summary(records: List[dict], colour: str) -> Dict[str, Any]:
         "losses": losses,
         "win_rate": _rate(wins, games),
         "not_lost_rate": _rate(wins + draws, games),
+        **stats.summary(wins, draws, losses),
         "termination": _counts(r["reason"] for r in records),
         "lost_by": _counts(r["reason"] for r in records if outcome(r, colour) == "loss"),
         "move_seconds": seconds_summary(moves),

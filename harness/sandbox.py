@@ -23,16 +23,16 @@ import tempfile
 import time
 from typing import Any, Optional
 
-from agents.base import Agent, AgentTimeout
-from .variant import BLACK, WHITE, CS3243
+from .agent import Agent, AgentCrash, AgentTimeout
+from .student import mirror_gameboard
+from .variants.base import BLACK
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_worker.py")
 DEFAULT_MOVE_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4096          # bytes of printed output kept per side and game
-_OTHER = {WHITE: BLACK, BLACK: WHITE}
 
 
-class StudentCrash(Exception):
+class StudentCrash(AgentCrash):
     """The student's process failed: it raised, exited, died, or could not be imported."""
 
 
@@ -129,7 +129,7 @@ class SandboxAgent(Agent):
             return
         self.import_output_bytes = os.fstat(self._capture.fileno()).st_size
         if not ready.get("ready"):
-            self.failure = StudentCrash(self._failure_text(ready))
+            self.failure = StudentCrash(self._failure_text(ready), ready.get("type"), ready.get("line"))
             self._kill()
 
     def _exit_code(self) -> Optional[int]:
@@ -192,7 +192,7 @@ class SandboxAgent(Agent):
             raise self.failure from None
         self.last_reply = reply
         if not reply.get("ok"):
-            self.failure = StudentCrash(self._failure_text(reply))
+            self.failure = StudentCrash(self._failure_text(reply), reply.get("type"), reply.get("line"))
             self._kill()
             raise self.failure
         if reply.get("mutated"):
@@ -205,11 +205,10 @@ class SandboxAgent(Agent):
     def _reflect_mutation(self, gameboard, rows, colour) -> None:
         """Make the student's change to the board it was given on the referee's disposable copy."""
         gameboard.clear()
-        mirror = self.mode == "agent" and colour == BLACK
-        for c, r, piece, side in rows or []:
-            if mirror and isinstance(r, int) and side in _OTHER:
-                r, side = CS3243.rows - 1 - r, _OTHER[side]
-            gameboard[(c, r)] = (piece, side)
+        changed = {(c, r): (piece, side) for c, r, piece, side in rows or []}
+        if self.mode == "agent" and colour == BLACK:
+            changed = mirror_gameboard(changed)
+        gameboard.update(changed)
         if not rows:
             gameboard[("?", -1)] = ("unrepresentable", "?")
 

@@ -19,13 +19,13 @@ from typing import Callable, Dict, List, Optional
 from tqdm import tqdm
 
 from . import players
-from .config import read_config
-from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, interleave
+from .game import Game
 from .referee import play_game
 from .results import (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
                       differences, drop_damaged_lines, outcome, read_records, read_settings,
                       series_summary, write_json)
 from .sandbox import DEFAULT_MOVE_TIMEOUT
+from .variants import DEFAULT_VARIANT, find_variant
 
 PARENT_POLL_SECONDS = 0.5
 
@@ -38,25 +38,25 @@ class SeriesPlan:
     black: str
     games: int
     seed: int = 0
-    fifty: int = DEFAULT_FIFTY_LIMIT
-    max_plies: int = DEFAULT_MAX_PLIES
+    fifty: Optional[int] = None        # None: the variant's default (where it has the rule)
+    max_plies: Optional[int] = None
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
     config: Optional[str] = None
     label: str = ""
     perspective: str = "white"     # whose wins/draws/losses the progress bar counts
+    variant: str = DEFAULT_VARIANT
+    fen: Optional[str] = None
 
     def __post_init__(self):
         self.label = self.label or f"{self.white} vs {self.black}"
-        self.start = None
-        if self.config is not None:
-            setup = read_config(self.config)
-            board = interleave(setup.white, setup.black)
-            self.start = [[c, r, piece, colour] for (c, r), (piece, colour) in board.items()]
+        # the variant's start options (JSON-able; ValueError / ConfigError for bad ones)
+        self.options = find_variant(self.variant).game_options(
+            fifty=self.fifty, max_plies=self.max_plies, config=self.config, fen=self.fen)
 
     def settings(self) -> dict:
-        return {"white": self.white, "black": self.black, "seed": self.seed, "fifty": self.fifty,
-                "max_plies": self.max_plies, "start": self.start, "config": self.config,
-                "games": self.games, "move_timeout": self.move_timeout}
+        return {"variant": self.variant, "white": self.white, "black": self.black, "seed": self.seed,
+                **self.options, "config": self.config, "games": self.games,
+                "move_timeout": self.move_timeout}
 
     @property
     def results_path(self) -> str:
@@ -74,13 +74,11 @@ def run_game(task: dict) -> tuple:
     """Play one game in this process: (plan number, record). Picklable, for the pool."""
     index = task["game"]
     try:
-        white = players.build(task["white"], task["move_timeout"])
-        black = players.build(task["black"], task["move_timeout"])
+        variant = find_variant(task["variant"])
+        white = players.build(task["white"], task["move_timeout"], variant.name)
+        black = players.build(task["black"], task["move_timeout"], variant.name)
         try:
-            board = None
-            if task["start"] is not None:
-                board = {(c, r): (piece, colour) for c, r, piece, colour in task["start"]}
-            game = Game(board, fifty_limit=task["fifty"], max_plies=task["max_plies"])
+            game = Game(variant, variant.start(**task["options"]))
             record = play_game(white, black, task["seed"], game)
         finally:
             white.close()
@@ -93,8 +91,8 @@ def run_game(task: dict) -> tuple:
 
 def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
     return {"plan": number, "game": index, "white": plan.white, "black": plan.black,
-            "seed": plan.seed + index, "fifty": plan.fifty, "max_plies": plan.max_plies,
-            "move_timeout": plan.move_timeout, "start": plan.start}
+            "seed": plan.seed + index, "variant": plan.variant, "options": plan.options,
+            "move_timeout": plan.move_timeout}
 
 
 # ----------------------------------------------------------------------------- directories
@@ -123,8 +121,8 @@ def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False) -> Dict
             raise ResultsError(f"{plan.out} holds another series (it differs in {', '.join(changed)}); "
                                f"choose another --out")
     for index, record in records.items():
-        if (record.get("white"), record.get("black"), record.get("seed")) != (
-                plan.white, plan.black, plan.seed + index):
+        if (record.get("variant", DEFAULT_VARIANT), record.get("white"), record.get("black"),
+                record.get("seed")) != (plan.variant, plan.white, plan.black, plan.seed + index):
             raise ResultsError(f"{path} holds game {index} of another series "
                                f"({record.get('white')} vs {record.get('black')}, seed {record.get('seed')}); "
                                f"choose another --out")

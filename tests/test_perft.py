@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.game import board_from_gameboard, start_gameboard
-from harness.rules import RULES, perft
+from harness.variants.cs3243.game import board_from_gameboard, start_gameboard
+from harness.variants.cs3243.rules import RULES, perft
 
 REPO = Path(__file__).resolve().parent.parent
 W, B = "White", "Black"

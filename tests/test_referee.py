@@ -5,12 +5,12 @@ from pathlib import Path
 import pytest
 
 from agents import make_agent
-from agents.base import Agent, AgentTimeout
-from harness.game import Game, start_gameboard
+from harness.agent import Agent, AgentTimeout
+from harness.variants.cs3243.game import Game, start_gameboard
 from harness.referee import play_game
-from harness.rules import RULES
+from harness.variants.cs3243.rules import RULES
 from harness.sandbox import OUTPUT_LIMIT, SandboxAgent
-from harness.variant import BLACK, WHITE
+from harness.variants.cs3243.pieces import BLACK, WHITE
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 V = RULES.variant
