@@ -14,6 +14,7 @@ from . import players, stats
 from .agent import AgentError
 from .check import check_file, format_problem
 from .game import Game
+from .html_report import write_report_html, write_series_html
 from .referee import play_game
 from .report import (DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry, plan_report,
                      render_text, write_report)
@@ -188,7 +189,8 @@ def cmd_series(args) -> int:
         if printed:
             print(f"note: {colour.capitalize()} printed output in {printed} games: "
                   f"the course's autograder rejects files that print")
-    print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}")
+    html = write_series_html(out, plan.settings(), records)
+    print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}; pictures: {html}")
     return 0
 
 
@@ -227,8 +229,9 @@ def cmd_report(args) -> int:
                 "jobs": args.jobs or os.cpu_count(), **limits}
     report = build_report(args.agent, settings, entries)
     write_report(args.out, report)
+    html = write_report_html(args.out, report)
     print(render_text(report), end="")
-    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}")
+    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}, {html}")
     return 0
 
 

@@ -12,7 +12,8 @@ computed here (`positions`) and embedded; the page's script only switches betwee
 position travels as text: rows top to bottom joined by ``/``, a piece as its letter (upper case
 White, lower case Black), a run of empty squares as its length (``3p3/7/...``).
 
-The W/D/L bars carry 95 % Wilson intervals for the win rate and the not-lost rate (`wilson`);
+The W/D/L bars carry 95 % Wilson intervals for the win rate and the not-lost rate
+(`harness.stats.wilson`);
 the two plots (seconds per move against ply, game lengths) are drawn by matplotlib's SVG
 backend without pyplot, so no display and no global state are involved.
 """
@@ -21,16 +22,16 @@ import json
 import math
 import os
 import statistics
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import jinja2
 
-from .report import HEADER, directory_name, settings_line, table_rows, verdict_line
+from .report import HEADER, directory_name, opponent_entry, settings_line, table_rows
 from .results import RESULTS_FILE, outcome, read_records
+from .stats import wilson
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 REPORT_HTML = "report.html"
-Z95 = 1.96
 OUTCOME_ORDER = {"loss": 0, "draw": 1, "win": 2}
 COLOURS = {"win": "#3f8f4f", "draw": "#9aa0a6", "loss": "#c2463d"}
 
@@ -40,101 +41,38 @@ Grid = List[List[Optional[Tuple[str, str]]]]
 # ----------------------------------------------------------------------------- figures
 
 
-def wilson(k: int, n: int, z: float = Z95) -> Optional[Tuple[float, float]]:
-    """The Wilson score interval (low, high) for k successes in n trials; None when n is 0."""
-    if n <= 0:
-        return None
-    p = k / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 # ----------------------------------------------------------------------------- positions
 
 
-class CS3243Pictures:
-    """Phase-A stand-in for the CS3243 variant's picture methods (start, parse_move, apply,
-    grid, square_names), built on today's harness.game and harness.fen. Only `positions` and
-    `legend` use it; the variant seam's CS3243 object replaces it."""
-
-    name = "cs3243"
-
-    def __init__(self):
-        from .rules import RULES
-        self.rules = RULES
-
-    def start(self, fen: Optional[str] = None, **limits):
-        from .fen import START_FEN, game_from_fen
-        return game_from_fen(fen or START_FEN, self.rules, **limits)
-
-    def to_move(self, state) -> str:
-        return state.to_move
-
-    def parse_move(self, text: str):
-        v = self.rules.variant
-        if isinstance(text, str) and len(text) >= 4:
-            for split in range(2, len(text) - 1):
-                s, t = v.parse_name(text[:split]), v.parse_name(text[split:])
-                if s is not None and t is not None:
-                    return (s, t)
-        raise ValueError(f"{text!r} is not a move name")
-
-    def apply(self, state, move):
-        if move not in state.legal_moves():
-            raise ValueError(f"{move!r} is not a legal move here")
-        import copy
-        following = copy.copy(state)
-        following.gameboard = dict(state.gameboard)
-        following.moves_played = list(state.moves_played)
-        following.play(move)
-        return following
-
-    def grid(self, state) -> Grid:
-        v = self.rules.variant
-        rows = []
-        for row in range(v.rows - 1, -1, -1):
-            cells = []
-            for col in range(v.cols):
-                p = state.board[v.index(col, row)]
-                cells.append(None if not p else (self.rules.piece_of[abs(p)].letter,
-                                                 "White" if p > 0 else "Black"))
-            rows.append(cells)
-        return rows
-
-    def square_names(self) -> Tuple[List[str], List[str]]:
-        v = self.rules.variant
-        return list(v.column_letters()), [str(r) for r in range(v.rows - 1, -1, -1)]
-
-    def piece_names(self) -> Dict[str, str]:
-        return {p.letter: p.name for p in self.rules.variant.pieces}
-
-
-def default_variant():
-    return CS3243Pictures()
+def variant_of(name: Optional[str]):
+    """The variant a record or report names (records without one are CS3243's)."""
+    from .variants import DEFAULT_VARIANT, find_variant
+    return find_variant(name or DEFAULT_VARIANT)
 
 
 def positions(record: Dict[str, Any], variant) -> Tuple[List[Grid], str, Optional[str]]:
     """Every position of a recorded game (the start first), the colour that moved first
     ('white' or 'black'), and a note when the record's moves stop making sense (the positions
     then end at the last one that could be reached). The one place a record meets the rules."""
-    state = variant.start(fen=record.get("start_fen"))
+    from .replay import start_state
+    state = start_state(record, variant)
     first = str(variant.to_move(state)).lower()
     grids = [variant.grid(state)]
     for ply, name in enumerate(record.get("moves") or [], 1):
         try:
-            state = variant.apply(state, variant.parse_move(name))
-        except ValueError:
+            move = variant.parse_move(name)
+        except (TypeError, ValueError):
+            move = None
+        if move is None or move not in variant.legal_moves(state):
             return grids, first, f"ply {ply} ({name!r}) cannot be played here: the record is inconsistent"
+        state = variant.apply(state, move)
         grids.append(variant.grid(state))
     return grids, first, None
 
 
 def legend(variant) -> List[Tuple[str, str]]:
-    """(letter, piece name) pairs for the key under the board, when the variant names them."""
-    names = getattr(variant, "piece_names", None)
-    return list(names().items()) if callable(names) else []
+    """(letter, piece name) pairs for the key under the board."""
+    return [(letter, name) for name, letter in variant.letters.items()]
 
 
 def encode_grid(grid: Grid) -> str:
@@ -228,20 +166,15 @@ def bar_rows(report: Dict[str, Any]) -> List[Dict[str, Any]]:
 # ----------------------------------------------------------------------------- plots
 
 
-def move_seconds_by_ply(games: Sequence[Tuple[str, Dict[str, Any]]], colour_of: Dict[str, str],
-                        ) -> Dict[int, List[float]]:
+def move_seconds_by_ply(games: Iterable[Tuple[List[float], str, str]]) -> Dict[int, List[float]]:
     """The agent's seconds for each of its moves, grouped by the ply the move was (1 = the first
-    ply of the game)."""
+    ply of the game), from (the agent's seconds per move, its colour, the colour that moved
+    first) per game."""
     by_ply: Dict[int, List[float]] = {}
-    for label, record in games:
-        colour = colour_of.get(label)
-        if colour not in ("white", "black"):
-            continue
-        fields = (record.get("start_fen") or "").split()
-        first = "black" if len(fields) > 1 and fields[1] == "b" else "white"
+    for seconds, colour, first in games:
         offset = 1 if colour == first else 2
-        for i, seconds in enumerate(record["think"][colour]["seconds"]):
-            by_ply.setdefault(2 * i + offset, []).append(seconds)
+        for i, value in enumerate(seconds):
+            by_ply.setdefault(2 * i + offset, []).append(value)
     return dict(sorted(by_ply.items()))
 
 
@@ -362,13 +295,26 @@ def _viewer_context(variant, games: List[Dict[str, Any]]) -> Dict[str, Any]:
             "style": _asset("style.css")}
 
 
+REPORT_CAPTION = ("W/D/L are the agent's wins, draws and losses. The course passes an opponent when the "
+                  "not-lost rate (wins + draws) reaches its pass mark; all won is our stricter target. "
+                  "Seconds are the agent's own thinking per move; longest game s is its total thinking "
+                  "in its longest game, against the course's 30 s per game.")
+SERIES_CAPTION = ("The series from White's side: W/D/L are White's wins, draws and losses against Black; "
+                  "seconds are White's own thinking per move. The pass mark is the course's, when Black is "
+                  "one of the course's opponents.")
+
+
 def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[str, Any]]],
-                       variant=None, results_paths: Optional[Dict[str, str]] = None) -> str:
+                       variant=None, results_paths: Optional[Dict[str, str]] = None, *,
+                       title: Optional[str] = None, settings: Optional[str] = None,
+                       verdict: bool = True, caption: str = REPORT_CAPTION, side: str = "the agent's") -> str:
     """report.html for a report (report.json's structure) and its games as (entry key, record).
 
     `results_paths` gives each key's results file for the replay commands (default
-    ``KEY_DIRECTORY/results.jsonl``, relative to the report's directory)."""
-    variant = variant or default_variant()
+    ``KEY_DIRECTORY/results.jsonl``, relative to the report's directory). The keywords are
+    for pages that are not the course report (a series): their title, settings line, whether
+    the course verdict is shown, the table's caption and whose games the plots show."""
+    variant = variant or variant_of(report.get("settings", {}).get("variant"))
     colour_of = {key: e["colour"] for key, e in report["opponents"].items()}
     paths = {key: os.path.join(directory_name(key), RESULTS_FILE) for key in report["opponents"]}
     paths.update(results_paths or {})
@@ -377,14 +323,18 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
                       paths.get(label, os.path.join(directory_name(label), RESULTS_FILE)))
             for label, record in ordered]
     context = {
-        "title": f"Report: {report['agent']}",
+        "title": title or f"Report: {report['agent']}",
         "report": report,
-        "settings": settings_line(report),
-        "verdict": verdict_line(report),
+        "settings": settings if settings is not None else settings_line(report),
+        "verdict": verdict,
+        "caption": caption,
+        "side": side,
         "header": HEADER,
         "rows": table_rows(report),
         "bars": bar_rows(report),
-        "seconds_svg": seconds_plot(move_seconds_by_ply(games, colour_of)),
+        "seconds_svg": seconds_plot(move_seconds_by_ply(
+            (record["think"][colour_of[label]]["seconds"], colour_of[label], g["first"])
+            for (label, record), g in zip(ordered, data) if colour_of.get(label) in ("white", "black"))),
         "lengths_svg": lengths_plot(games, colour_of),
         "games": data,
         "counts": {k: sum(1 for g in data if g["outcome"] == k) for k in ("loss", "draw", "win")},
@@ -393,10 +343,38 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
     return _template("report.html.j2").render(**context)
 
 
+def series_report(settings: Dict[str, Any], records: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """A series (settings as in its series.json) in report.json's structure, from White's side."""
+    entry = opponent_entry(settings["black"], "white", records)
+    return {"agent": settings["white"], "settings": settings, "passed": entry["passed"],
+            "won_all": entry["won_all"], "opponents": {settings["black"]: entry}, "notes": []}
+
+
+def series_settings_line(settings: Dict[str, Any], games: int) -> str:
+    seed = settings.get("seed", 0)
+    start = ("the position in " + settings["config"] if settings.get("config") else
+             "the position " + settings["fen"] if settings.get("fen") else "the start position")
+    limits = "".join(part for key, part in (
+        ("fifty", f"; draw after {settings.get('fifty')} plies without a capture"),
+        ("max_plies", f"; at most {settings.get('max_plies')} plies")) if settings.get(key) is not None)
+    return (f"{games} games of {settings.get('variant') or 'cs3243'} from {start}, seeds {seed}..{seed + games - 1}"
+            f"{limits}; {settings.get('move_timeout', 0):g} s per move for files.")
+
+
+def render_series_html(settings: Dict[str, Any], records: List[Dict[str, Any]], variant=None,
+                       results_path: str = RESULTS_FILE) -> str:
+    """The series command's report.html: the same page as a report's, from White's side."""
+    report = series_report(settings, records)
+    return render_report_html(
+        report, [(settings["black"], r) for r in records], variant, {settings["black"]: results_path},
+        title=f"Series: {settings['white']} (White) vs {settings['black']} (Black)",
+        settings=series_settings_line(settings, len(records)), verdict=False, caption=SERIES_CAPTION, side="White's")
+
+
 def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "RESULTS",
                      label: str = "") -> str:
     """A page with the viewer for one game."""
-    variant = variant or default_variant()
+    variant = variant or variant_of(record.get("variant"))
     data = [game_data(label, record, variant, None, results_path)]
     title = (f"Game {record.get('game', '?')}: {record.get('white', '?')} (White) vs "
              f"{record.get('black', '?')} (Black)")
@@ -421,6 +399,15 @@ def write_report_html(out: str, report: Dict[str, Any], variant=None) -> str:
     paths = {key: os.path.join(out, directory_name(key), RESULTS_FILE) for key in report["opponents"]}
     page = render_report_html(report, report_games(out, report), variant, paths)
     path = os.path.join(out, REPORT_HTML)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    return path
+
+
+def write_series_html(out: str, settings: Dict[str, Any], records: List[Dict[str, Any]], variant=None) -> str:
+    """Write OUT/report.html for the series in OUT; return its path."""
+    path = os.path.join(out, REPORT_HTML)
+    page = render_series_html(settings, records, variant, os.path.join(out, RESULTS_FILE))
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(page)
     return path

@@ -5,9 +5,11 @@ import re
 
 import pytest
 
-from harness.html_report import (CS3243Pictures, bar_rows, encode_grid, move_seconds_by_ply,
-                                 ordered_games, positions, render_game_html, render_report_html,
-                                 replay_command, wilson, write_report_html)
+from harness.cli import main
+from harness.html_report import (bar_rows, encode_grid, move_seconds_by_ply, ordered_games, positions,
+                                 render_game_html, render_report_html, replay_command, write_report_html)
+from harness.stats import wilson
+from harness.variants import find_variant
 from harness.report import table_rows, write_report
 from harness.results import append_record
 from tests.html_games import play, report_and_games
@@ -27,30 +29,6 @@ def embedded_games(page):
 # ----------------------------------------------------------------------------- figures
 
 
-@pytest.mark.parametrize("k,n,low,high", [
-    (8, 10, 0.4902, 0.9433),     # textbook values of the Wilson interval at 95 %
-    (10, 10, 0.7225, 1.0),
-    (0, 10, 0.0, 0.2775),
-    (1, 2, 0.0945, 0.9055),
-    (50, 100, 0.4038, 0.5962),
-])
-def test_wilson_interval(k, n, low, high):
-    assert wilson(k, n) == pytest.approx((low, high), abs=5e-5)
-
-
-def test_wilson_interval_of_no_games():
-    assert wilson(0, 0) is None
-
-
-def test_the_formula_as_given():
-    # centre (p + z^2/2n)/(1 + z^2/n), half-width z*sqrt(p(1-p)/n + z^2/4n^2)/(1 + z^2/n)
-    z, k, n = 1.96, 3, 7
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    assert wilson(k, n) == (centre - half, centre + half)
-
-
 def test_bars_add_up_to_the_games():
     report = {"opponents": {"greedy": {"games": 4, "wins": 2, "draws": 1, "losses": 1,
                                        "pass_mark": 0.9, "passed": False}}}
@@ -60,10 +38,9 @@ def test_bars_add_up_to_the_games():
 
 
 def test_seconds_are_placed_at_the_agents_plies():
-    white = made_record(0, "white", "checkmate", [1.0, 3.0], [0.5])
-    black = made_record(1, "black", "checkmate", [2.0, 4.0], [0.5, 0.5], colour="black")
-    by_ply = move_seconds_by_ply([("a", white), ("b", black)], {"a": "white", "b": "black"})
-    assert by_ply == {1: [1.0], 2: [2.0], 3: [3.0], 4: [4.0]}
+    by_ply = move_seconds_by_ply([([1.0, 3.0], "white", "white"), ([2.0, 4.0], "black", "white"),
+                                  ([5.0], "black", "black"), ([6.0, 7.0], "white", "black")])
+    assert by_ply == {1: [1.0, 5.0], 2: [2.0, 6.0], 3: [3.0], 4: [4.0, 7.0]}
 
 
 def test_lost_and_drawn_games_come_first():
@@ -77,7 +54,7 @@ def test_lost_and_drawn_games_come_first():
 
 
 def test_the_start_position_reads_as_its_fen():
-    variant = CS3243Pictures()
+    variant = find_variant("cs3243")
     grids, first, problem = positions({"moves": []}, variant)
     assert [encode_grid(g) for g in grids] == ["nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER"]
     assert (first, problem) == ("white", None)
@@ -86,10 +63,10 @@ def test_the_start_position_reads_as_its_fen():
 
 def test_every_position_is_the_referees():
     record, boards = play("dummy", "black", 1)
-    grids, first, problem = positions(record, CS3243Pictures())
+    grids, first, problem = positions(record, find_variant("cs3243"))
     assert problem is None and first == "white"
     assert len(grids) == record["plies"] + 1 == len(boards)
-    columns, rows = CS3243Pictures().square_names()
+    columns, rows = find_variant("cs3243").square_names()
     for grid, board in zip(grids, boards):
         seen = {columns[c] + rows[r]: (cell[0] if cell[1] == "White" else cell[0].lower())
                 for r, cells in enumerate(grid) for c, cell in enumerate(cells) if cell}
@@ -98,13 +75,13 @@ def test_every_position_is_the_referees():
 
 def test_a_position_with_black_to_move():
     record = {"start_fen": "3k3/7/7/7/7/7/3K3 b - - 0 1", "moves": ["d6d5"]}
-    grids, first, problem = positions(record, CS3243Pictures())
+    grids, first, problem = positions(record, find_variant("cs3243"))
     assert first == "black" and problem is None
     assert [encode_grid(g) for g in grids] == ["3k3/7/7/7/7/7/3K3", "7/3k3/7/7/7/7/3K3"]
 
 
 def test_a_record_that_stops_making_sense():
-    grids, _, problem = positions({"moves": ["c1c2", "c1c2", "c5c4"]}, CS3243Pictures())
+    grids, _, problem = positions({"moves": ["c1c2", "c1c2", "c5c4"]}, find_variant("cs3243"))
     assert len(grids) == 2
     assert problem == "ply 2 ('c1c2') cannot be played here: the record is inconsistent"
 
@@ -125,9 +102,10 @@ def test_the_report_page(played):
         assert len(g["positions"]) == g["plies"] + 1 == len(g["moves"]) + 1
         assert g["command"] == replay_command(f"{g['label']}/results.jsonl", g["game"])
     assert data[0]["ending"] == "Black (greedy) wins by king_capture after 10 plies."
-    for key, e in report["opponents"].items():
-        low, high = wilson(e["wins"] + e["draws"], e["games"])
-        assert f'class="ci ci-notlost" data-low="{low:.4f}" data-high="{high:.4f}"' in page
+    for key, e in report["opponents"].items():     # the whiskers are report.json's intervals
+        for name, field in (("ci-win", "win_wilson95"), ("ci-notlost", "not_lost_wilson95")):
+            low, high = e[field]
+            assert f'class="ci {name}" data-low="{low:.4f}" data-high="{high:.4f}"' in page
     assert page.count('<figure id="seconds-plot" class="plot"><svg') == 1
     assert page.count('<figure id="lengths-plot" class="plot"><svg') == 1
 
@@ -188,3 +166,55 @@ def test_write_report_html_reads_the_series_directories(played, tmp_path):
     data = embedded_games((tmp_path / "report.html").read_text())
     assert len(data) == 5
     assert data[0]["command"] == f"python -m harness replay {tmp_path}/greedy/results.jsonl 0"
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def test_report_writes_report_html(tmp_path, capsys):
+    out = tmp_path / "rep"
+    assert main(["report", "random", "--games", "2", "--opponents", "greedy,dummy", "--colour", "both",
+                 "--jobs", "1", "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"written: {out / 'report.json'}, {out / 'report.md'}, {out / 'report.html'}")
+    page = (out / "report.html").read_text()
+    report = json.loads((out / "report.json").read_text())
+    assert "<title>Report: random</title>" in page and 'id="verdict"' in page
+    data = embedded_games(page)
+    assert len(data) == 8
+    ranks = {"loss": 0, "draw": 1, "win": 2}
+    assert [ranks[g["outcome"]] for g in data] == sorted(ranks[g["outcome"]] for g in data)
+    losses = sum(e["losses"] for e in report["opponents"].values())
+    assert sum(g["outcome"] == "loss" for g in data) == losses
+    first = data[0]
+    assert first["command"] == f"python -m harness replay {out / first['label']}/results.jsonl {first['game']}"
+
+
+def test_series_writes_report_html_from_whites_side(tmp_path, capsys):
+    out = tmp_path / "s"
+    assert main(["series", "--white", "dummy", "--black", "greedy", "--games", "2", "--out", str(out),
+                 "--quiet", "--jobs", "1"]) == 0
+    page = (out / "report.html").read_text()
+    assert "<title>Series: dummy (White) vs greedy (Black)</title>" in page
+    assert 'id="verdict"' not in page
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    data = embedded_games(page)
+    assert sorted(g["game"] for g in data) == [0, 1]
+    assert {g["outcome"] for g in data} == {"loss"} == {"loss" for r in records if r["result"] == "black"}
+    assert data[0]["command"] == f"python -m harness replay {out / 'results.jsonl'} {data[0]['game']}"
+
+
+def test_replay_html_writes_one_game(tmp_path, capsys):
+    out = tmp_path / "s"
+    assert main(["series", "--white", "random", "--black", "dummy", "--games", "2", "--out", str(out),
+                 "--quiet", "--jobs", "1"]) == 0
+    capsys.readouterr()
+    page_path = tmp_path / "game.html"
+    assert main(["replay", str(out / "results.jsonl"), "1", "--html", str(page_path)]) == 0
+    assert capsys.readouterr().out == f"written: {page_path}\n"
+    (data,) = embedded_games(page_path.read_text())
+    record = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()][1]
+    assert (data["game"], data["moves"], len(data["positions"])) == (1, record["moves"], record["plies"] + 1)
+    assert data["command"] == f"python -m harness replay {out / 'results.jsonl'} 1"
+    assert main(["replay", str(out / "results.jsonl"), "1", "--html", str(tmp_path / "no" / "g.html")]) == 2
+    assert capsys.readouterr().err.startswith(f"error: cannot write '{tmp_path / 'no' / 'g.html'}'")
