@@ -215,7 +215,7 @@ def seconds_plot(by_ply: Dict[int, List[float]]) -> Optional[str]:
     axes.set_ylabel("seconds per move")
     axes.set_xlim(left=0)
     axes.set_ylim(bottom=0)
-    axes.legend(frameon=False, loc="upper right")
+    axes.legend(frameon=False, loc="lower right", bbox_to_anchor=(1, 1), ncol=3, borderaxespad=0.2)
     figure.tight_layout()
     return _svg(figure, "seconds")
 
@@ -241,7 +241,7 @@ def lengths_plot(games: Sequence[Tuple[str, Dict[str, Any]]], colour_of: Dict[st
     axes.set_xlabel("game length (plies)")
     axes.set_ylabel("games")
     axes.yaxis.get_major_locator().set_params(integer=True)
-    axes.legend(frameon=False, loc="upper right")
+    axes.legend(frameon=False, loc="lower right", bbox_to_anchor=(1, 1), ncol=3, borderaxespad=0.2)
     figure.tight_layout()
     return _svg(figure, "lengths")
 
@@ -307,13 +307,15 @@ SERIES_CAPTION = ("The series from White's side: W/D/L are White's wins, draws a
 def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[str, Any]]],
                        variant=None, results_paths: Optional[Dict[str, str]] = None, *,
                        title: Optional[str] = None, settings: Optional[str] = None,
-                       verdict: bool = True, caption: str = REPORT_CAPTION, side: str = "the agent's") -> str:
+                       verdict: bool = True, caption: str = REPORT_CAPTION, side: str = "the agent's",
+                       command: str = "python -m harness report") -> str:
     """report.html for a report (report.json's structure) and its games as (entry key, record).
 
     `results_paths` gives each key's results file for the replay commands (default
     ``KEY_DIRECTORY/results.jsonl``, relative to the report's directory). The keywords are
     for pages that are not the course report (a series): their title, settings line, whether
-    the course verdict is shown, the table's caption and whose games the plots show."""
+    the course verdict is shown, the table's caption, whose games the plots show and the
+    command named in the footer."""
     variant = variant or variant_of(report.get("settings", {}).get("variant"))
     colour_of = {key: e["colour"] for key, e in report["opponents"].items()}
     paths = {key: os.path.join(directory_name(key), RESULTS_FILE) for key in report["opponents"]}
@@ -329,6 +331,7 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
         "verdict": verdict,
         "caption": caption,
         "side": side,
+        "command": command,
         "header": HEADER,
         "rows": table_rows(report),
         "bars": bar_rows(report),
@@ -368,7 +371,8 @@ def render_series_html(settings: Dict[str, Any], records: List[Dict[str, Any]], 
     return render_report_html(
         report, [(settings["black"], r) for r in records], variant, {settings["black"]: results_path},
         title=f"Series: {settings['white']} (White) vs {settings['black']} (Black)",
-        settings=series_settings_line(settings, len(records)), verdict=False, caption=SERIES_CAPTION, side="White's")
+        settings=series_settings_line(settings, len(records)), verdict=False, caption=SERIES_CAPTION, side="White's",
+        command="python -m harness series")
 
 
 def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "RESULTS",

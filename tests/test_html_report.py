@@ -196,7 +196,7 @@ def test_series_writes_report_html_from_whites_side(tmp_path, capsys):
                  "--quiet", "--jobs", "1"]) == 0
     page = (out / "report.html").read_text()
     assert "<title>Series: dummy (White) vs greedy (Black)</title>" in page
-    assert 'id="verdict"' not in page
+    assert 'id="verdict"' not in page and "<footer>Written by the harness (<code>python -m harness series</code>)" in page
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     data = embedded_games(page)
     assert sorted(g["game"] for g in data) == [0, 1]
