@@ -180,6 +180,15 @@ class UciAgent(Agent):
             parts += ["movetime", str(self.movetime)]
         return " ".join(parts)
 
+    def verify(self) -> None:
+        """Start the engine and shake hands once; AgentError when it cannot."""
+        try:
+            self._start()
+        except (UciError, AgentTimeout) as exc:
+            raise AgentError(f"agent 'uci:{self.path}' cannot be started: {exc}") from None
+        finally:
+            self.close()
+
     def choose_move(self, gameboard, colour, rng):
         if self.proc is None:
             self._start()

@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import jinja2
 
-from .report import HEADER, directory_name, opponent_entry, settings_line, table_rows
+from .report import HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line, table_rows
 from .results import RESULTS_FILE, outcome, read_records
 from .stats import wilson
 
@@ -93,11 +93,6 @@ def encode_grid(grid: Grid) -> str:
 
 
 # ----------------------------------------------------------------------------- games
-
-
-def replay_command(results_path: str, game: Any) -> str:
-    """The command that prints one recorded game move by move."""
-    return f"python -m harness replay {results_path} {game}"
 
 
 def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str],
@@ -329,6 +324,7 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
         "report": report,
         "settings": settings if settings is not None else settings_line(report),
         "verdict": verdict,
+        "check": check_line(report) if verdict else None,
         "caption": caption,
         "side": side,
         "command": command,

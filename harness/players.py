@@ -40,6 +40,7 @@ def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
             raise AgentError(f"agent file '{spec}' does not exist")
         if not os.path.isfile(spec) or not spec.endswith(".py"):
             raise AgentError(f"agent '{spec}' is not a .py file")
+        SandboxAgent(spec).verify()
         return
     try:
         agent = make(spec, variant)
@@ -47,7 +48,10 @@ def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
         raise
     except ImportError as exc:
         raise AgentError(f"agent '{spec}' is not available ({exc})") from None
-    agent.close()
+    try:
+        agent.verify()
+    finally:
+        agent.close()
 
 
 def make(spec: str, variant: str = DEFAULT_VARIANT) -> Agent:

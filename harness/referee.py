@@ -35,11 +35,12 @@ def describe(answer: Any, limit: int = 200) -> str:
 
 
 def fault_of(exc: BaseException, colour: str) -> Fault:
-    """The structured cause of an agent's failure."""
+    """The structured cause of an agent's failure; the text never names the harness's own
+    exception classes (an agent's crash reads like the agent's own error)."""
     if isinstance(exc, AgentTimeout):
         return Fault(colour, str(exc))
     if isinstance(exc, AgentCrash):
-        return Fault(colour, f"{type(exc).__name__}: {exc}", exc.exc_type, exc.line)
+        return Fault(colour, str(exc), exc.exc_type, exc.line)
     return Fault(colour, f"{type(exc).__name__}: {exc}", type(exc).__name__)
 
 
@@ -75,7 +76,8 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
         seconds[colour].append(elapsed)
         if protocol.changed(view, game.state):
             mutated[colour] += 1
-        if game_time is not None and sum(seconds[colour]) > game_time:
+        clock_ran_out = isinstance(failure, AgentTimeout) and failure.game_clock
+        if game_time is not None and (clock_ran_out or sum(seconds[colour]) > game_time):
             game.finish(Outcome(Termination.GAME_TIME, OTHER[colour], Fault(
                 colour, f"its thinking over the game passed {game_time:g} s")))
             break

@@ -164,36 +164,55 @@ def record_lines(record: Dict[str, Any], expected_variant=None) -> Iterator[str]
     return variant_replay_lines(record, find_variant(name))
 
 
-def load_record(path: str, game: int) -> Dict[str, Any]:
-    """The record of game `game` in a results file; ValueError with a one-line reason."""
+def load_record(path: str, game: int, warn=None) -> Dict[str, Any]:
+    """The record of game `game` in a results file; ValueError with a one-line reason. Lines that
+    are not records are named (FILE:LINE): when the game asked for is found elsewhere they are
+    only warned about (to `warn`, default stderr), and when it is not, the first of them is the
+    error (the game may be on that line)."""
+    warn = warn or (lambda text: print(text, file=sys.stderr))
+    record, damaged = _find_record(path, game)
+    if record is None:
+        raise ValueError(damaged[0] if damaged else f"'{path}' holds no game records")
+    for note in damaged:
+        warn(f"warning: {note}; skipped")
+    return record
+
+
+def _find_record(path: str, game: int):
+    """(the record or None, damaged-line texts); ValueError when the file has no such game and
+    no damaged line could be it."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError as exc:
         raise ValueError(f"cannot read '{path}': {exc.strerror or exc}") from None
-    records = []
+    records, damaged = [], []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
+            damaged.append(f"{path}:{number}: not a JSON record ({exc.msg})")
+            continue
         if not isinstance(record, dict):
-            raise ValueError(f"{path}:{number}: not a game record")
+            damaged.append(f"{path}:{number}: not a game record")
+            continue
         records.append(record)
     if not records:
-        raise ValueError(f"'{path}' holds no game records")
+        return None, damaged
     if any("game" in r for r in records):
         found = [r for r in records if r.get("game") == game]
         if not found:
+            if damaged:
+                return None, [f"{damaged[0]}; game {game} may have been on that line"]
             known = sorted(r["game"] for r in records if isinstance(r.get("game"), int))
             span = f" (games {known[0]}..{known[-1]})" if known else ""
             raise ValueError(f"'{path}' has no game {game}{span}")
-        return found[0]
+        return found[0], damaged
     if not 1 <= game <= len(records):
         raise ValueError(f"'{path}' has {len(records)} records: GAME must be 1..{len(records)}")
-    return records[game - 1]
+    return records[game - 1], damaged
 
 
 def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None) -> None:
@@ -215,9 +234,18 @@ def write_game_page(path: str, record: Dict[str, Any], results: str, expected_va
 def run(args) -> int:
     """The replay command: 0 after printing the game, 2 with a one-line error."""
     try:
-        record = load_record(args.results, args.game)
+        game = args.game if args.game_option is None else args.game_option
+        if game is None:
+            raise ValueError("which game? give GAME or --game N")
+        results = args.results
+        if os.path.isdir(results):
+            found = os.path.join(results, "results.jsonl")
+            if not os.path.isfile(found):
+                raise ValueError(f"'{results}' is a folder without a results.jsonl: pass a results file")
+            results = found
+        record = load_record(results, game)
         if getattr(args, "html", None):
-            write_game_page(args.html, record, args.results, getattr(args, "variant", None))
+            write_game_page(args.html, record, results, getattr(args, "variant", None))
             print(f"written: {args.html}")
             return 0
         for line in record_lines(record, getattr(args, "variant", None)):
@@ -234,8 +262,9 @@ def run(args) -> int:
 def add_parser(subparsers) -> None:
     """Register `replay RESULTS.jsonl GAME` on the harness's sub-command parser."""
     p = subparsers.add_parser("replay", help="show one recorded game move by move, with FENs")
-    p.add_argument("results", metavar="RESULTS.jsonl", help="a results file written by the harness")
-    p.add_argument("game", type=int, metavar="GAME", help="the record's 'game' number")
+    p.add_argument("results", metavar="RESULTS", help="a results file written by the harness, or its folder")
+    p.add_argument("game", type=int, nargs="?", default=None, metavar="GAME", help="the record's 'game' number")
+    p.add_argument("--game", type=int, dest="game_option", default=None, metavar="N", help="the same as GAME")
     p.add_argument("--variant", default=None, metavar="NAME",
                    help="refuse a record of another variant (default: the record's own)")
     p.add_argument("--html", metavar="FILE",

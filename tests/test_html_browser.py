@@ -91,7 +91,7 @@ def test_a_game_clicked_through_matches_the_referee(browser, played, report_file
     page.click("#games tbody tr:nth-child(3) button.view")
     assert page.inner_text("#viewer .game-title").startswith("dummy@black, game 0:")
     assert page.inner_text("#viewer .ending") == "Draw by fifty_move_draw after 204 plies."
-    assert page.inner_text("#viewer .command") == "python -m harness replay dummy@black/results.jsonl 0"
+    assert page.inner_text("#viewer .command") == "python -m harness replay dummy@black/results.jsonl --game 0"
     seen = boards[("dummy@black", 0)]
     page.click("#viewer button[data-go=last]")
     assert view.ply() == 204 and page.inner_text("#viewer .ply") == "ply 204 / 204"
@@ -158,6 +158,6 @@ def test_the_one_game_page(browser, tmp_path):
     view.page.keyboard.press("End")
     assert view.ply() == record["plies"] and view.pieces() == seen[-1]
     assert view.page.inner_text("#viewer .ending") == f"Black (random) wins by king_capture after {record['plies']} plies."
-    assert view.page.inner_text("#viewer .command") == "python -m harness replay r/results.jsonl 1"
+    assert view.page.inner_text("#viewer .command") == "python -m harness replay r/results.jsonl --game 1"
     assert view.problems == []
     view.close()

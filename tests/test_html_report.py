@@ -7,10 +7,10 @@ import pytest
 
 from harness.cli import main
 from harness.html_report import (bar_rows, encode_grid, move_seconds_by_ply, ordered_games, positions,
-                                 render_game_html, render_report_html, replay_command, write_report_html)
+                                 render_game_html, render_report_html, write_report_html)
 from harness.stats import wilson
 from harness.variants import find_variant
-from harness.report import table_rows, write_report
+from harness.report import replay_command, table_rows, write_report
 from harness.results import append_record
 from tests.html_games import play, report_and_games
 from tests.test_report import record as made_record
@@ -147,7 +147,7 @@ def test_the_one_game_page():
     record["game"] = 7
     page = render_game_html(record, results_path="out/results.jsonl")
     (data,) = embedded_games(page)
-    assert data["command"] == "python -m harness replay out/results.jsonl 7"
+    assert data["command"] == "python -m harness replay out/results.jsonl --game 7"
     assert "<title>Game 7: random (White) vs greedy (Black)</title>" in page
     assert 'id="summary"' not in page and '<svg class="board"' in page
 
@@ -165,7 +165,7 @@ def test_write_report_html_reads_the_series_directories(played, tmp_path):
     assert path == str(tmp_path / "report.html")
     data = embedded_games((tmp_path / "report.html").read_text())
     assert len(data) == 5
-    assert data[0]["command"] == f"python -m harness replay {tmp_path}/greedy/results.jsonl 0"
+    assert data[0]["command"] == f"python -m harness replay {tmp_path}/greedy/results.jsonl --game 0"
 
 
 # ----------------------------------------------------------------------------- commands
@@ -187,7 +187,7 @@ def test_report_writes_report_html(tmp_path, capsys):
     losses = sum(e["losses"] for e in report["opponents"].values())
     assert sum(g["outcome"] == "loss" for g in data) == losses
     first = data[0]
-    assert first["command"] == f"python -m harness replay {out / first['label']}/results.jsonl {first['game']}"
+    assert first["command"] == f"python -m harness replay {out / first['label']}/results.jsonl --game {first['game']}"
 
 
 def test_series_writes_report_html_from_whites_side(tmp_path, capsys):
@@ -201,7 +201,7 @@ def test_series_writes_report_html_from_whites_side(tmp_path, capsys):
     data = embedded_games(page)
     assert sorted(g["game"] for g in data) == [0, 1]
     assert {g["outcome"] for g in data} == {"loss"} == {"loss" for r in records if r["result"] == "black"}
-    assert data[0]["command"] == f"python -m harness replay {out / 'results.jsonl'} {data[0]['game']}"
+    assert data[0]["command"] == f"python -m harness replay {out / 'results.jsonl'} --game {data[0]['game']}"
 
 
 def test_replay_html_writes_one_game(tmp_path, capsys):
@@ -210,11 +210,19 @@ def test_replay_html_writes_one_game(tmp_path, capsys):
                  "--quiet", "--jobs", "1"]) == 0
     capsys.readouterr()
     page_path = tmp_path / "game.html"
-    assert main(["replay", str(out / "results.jsonl"), "1", "--html", str(page_path)]) == 0
+    assert main(["replay", str(out), "--game", "1", "--html", str(page_path)]) == 0
     assert capsys.readouterr().out == f"written: {page_path}\n"
     (data,) = embedded_games(page_path.read_text())
     record = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()][1]
     assert (data["game"], data["moves"], len(data["positions"])) == (1, record["moves"], record["plies"] + 1)
-    assert data["command"] == f"python -m harness replay {out / 'results.jsonl'} 1"
+    assert data["command"] == f"python -m harness replay {out / 'results.jsonl'} --game 1"
     assert main(["replay", str(out / "results.jsonl"), "1", "--html", str(tmp_path / "no" / "g.html")]) == 2
     assert capsys.readouterr().err.startswith(f"error: cannot write '{tmp_path / 'no' / 'g.html'}'")
+
+
+def test_the_verdict_says_pass_fail_or_n_a(played):
+    report, games, _ = played
+    for passed, shown in ((True, "<strong>PASS</strong>"), (False, "<strong>FAIL</strong>"),
+                          (None, "<strong>n/a</strong> on the course's pass marks (not-lost rate): no opponent here has one.")):
+        page = render_report_html({**report, "passed": passed}, games)
+        assert shown in page
