@@ -258,7 +258,8 @@ def cmd_report(args) -> int:
     entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
     settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
-                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits}
+                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
+                **laid_out[0][3].options}          # the limits in force (the variant's defaults filled in)
     report = build_report(args.agent, settings, entries, check)
     write_report(args.out, report)
     print(render_text(report), end="")
