@@ -260,7 +260,8 @@ def cmd_report(args) -> int:
     entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
     settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
-                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits}
+                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
+                **laid_out[0][3].options}          # the limits in force (the variant's defaults filled in)
     report = build_report(args.agent, settings, entries, check)
     write_report(args.out, report)
     html = write_report_html(args.out, report)
@@ -406,6 +407,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:          # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
