@@ -12,12 +12,13 @@ from typing import List, NoReturn, Optional
 
 from . import players, stats
 from .agent import AgentError
-from .check import check_file, format_problem
+from .check import check_file, check_summary, format_problem
 from .game import Game
+from .html_report import write_report_html, write_series_html
 from .referee import play_game
-from .report import (DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry, plan_report,
-                     render_text, write_report)
-from .results import ResultsError
+from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
+                     plan_report, render_text, write_report)
+from .results import ResultsError, append_record, outcome
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .series import SeriesError, SeriesPlan, run_plans
 from .variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
@@ -108,6 +109,7 @@ def cmd_perft(args) -> int:
             raise UsageError(f"--black is for cs3243 positions; {variant.name} takes the side from --fen")
         options["to_move"] = BLACK
     state = variant.start(**options)
+    print("depth nodes seconds", flush=True)
     for depth in range(1, args.depth + 1):
         started = time.perf_counter()
         nodes = variant.perft(state, depth)
@@ -153,14 +155,19 @@ def cmd_play(args) -> int:
     white = players.build(args.white, move_timeout_of(args, variant), variant.name)
     black = players.build(args.black, move_timeout_of(args, variant), variant.name)
     try:
-        record = play_game(white, black, args.seed, game, on_move=show)
+        record = play_game(white, black, args.seed, game, on_move=show, game_time=args.game_time)
     finally:
         white.close()
         black.close()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            append_record(handle, {"game": 0, **record})
     print(f"\n{describe_result(record)}")
     if record["error"]:
         print(f"Error: {record['error']}")
     print_output_notes(record)
+    if args.out:
+        print(f"saved: {args.out} (python -m harness replay {args.out} --game 0)")
     return 0
 
 
@@ -172,7 +179,19 @@ def series_limits(args) -> dict:
     start_options(args, variant)          # a bad option or config file is one line, now
     return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
             "move_timeout": move_timeout_of(args, variant), "config": args.config, "variant": variant.name,
-            "fen": getattr(args, "fen", None)}
+            "fen": getattr(args, "fen", None), "game_time": args.game_time, "openings": args.openings or 0}
+
+
+def progress_mode(args) -> Optional[str]:
+    return "none" if args.quiet else (args.progress or "auto")
+
+
+_RESUME_HINT: List[str] = []     # set while a run is going: what to tell the user on Ctrl-C
+
+
+def runs_in(out: str) -> None:
+    _RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command with --resume "
+                       f"to play the rest"]
 
 
 def cmd_series(args) -> int:
@@ -180,23 +199,33 @@ def cmd_series(args) -> int:
     agent_spec(args.white, limits["variant"])
     agent_spec(args.black, limits["variant"])
     out = args.out or os.path.join(DEFAULT_OUT, directory_name(f"{args.white}-vs-{args.black}"))
-    plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games, **limits)
-    records = run_plans([plan], jobs=args.jobs, resume=args.resume, progress=not args.quiet)[0]
+    plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games,
+                      swap=bool(limits["openings"]), **limits)
+    runs_in(out)
+    records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
+                        progress=progress_mode(args))[0]
     score = {key: sum(1 for r in records if r["result"] == key) for key in ("white", "draw", "black")}
     endings = {}
     for r in records:
         endings[r["reason"]] = endings.get(r["reason"], 0) + 1
     print(f"{args.white} (White) vs {args.black} (Black): {len(records)} games: "
           f"White won {score['white']}, {score['draw']} drawn, Black won {score['black']}")
-    print(stats.score_line(args.white, args.black, score["white"], score["black"], score["draw"]))
-    print(stats.elo_line(score["white"], score["black"], score["draw"]))
+    if plan.swap:      # colours reversed game by game: the score is the first agent's, not White's
+        first = [outcome(r, plan.first_colour(r["game"])) for r in records]
+        wins, losses, draws = first.count("win"), first.count("loss"), first.count("draw")
+        print(f"(with --openings, games alternate colours: the lines below are {args.white}'s results)")
+    else:
+        wins, losses, draws = score["white"], score["black"], score["draw"]
+    print(stats.score_line(args.white, args.black, wins, losses, draws))
+    print(stats.elo_line(wins, losses, draws))
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items(), key=lambda i: -i[1])))
     for colour in ("white", "black"):
         printed = sum(1 for r in records if (r.get("printed") or {}).get(colour))
         if printed:
             print(f"note: {colour.capitalize()} printed output in {printed} games: "
                   f"the course's autograder rejects files that print")
-    print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}")
+    html = write_series_html(out, plan.settings(), records)
+    print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}; pictures: {html}")
     return 0
 
 
@@ -204,37 +233,44 @@ def cmd_series(args) -> int:
 
 
 def opponent_list(text: str) -> List[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
         raise argparse.ArgumentTypeError("no opponent named")
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"an empty opponent name in '{text}'")
     if len(set(names)) != len(names):
         raise argparse.ArgumentTypeError(f"an opponent is named twice in '{text}'")
     return names
 
 
 def report_defaults(args, variant: str) -> None:
-    """--games, --opponents and --colour left out: the course's own (nthu: baselines 1-4, one
-    game with each colour; cs3243: 50 games as White against its five opponents)."""
+    """--games, --opponents, --colour and --game-time left out: the course's own (nthu: baselines
+    1-4, one game with each colour, no game clock; cs3243: 50 games as White against its five
+    opponents, 30 s of thinking per game)."""
     if variant == "nthu":
         from .variants.nthu.grading import BASELINES
         defaults = {"games": 1, "opponents": list(BASELINES), "colour": "both"}
     else:
-        defaults = {"games": 50, "opponents": list(DEFAULT_OPPONENTS), "colour": "white"}
+        defaults = {"games": 50, "opponents": list(DEFAULT_OPPONENTS), "colour": "white",
+                    "game_time": COURSE_GAME_SECONDS}
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
 
 
 def cmd_report(args) -> int:
+    report_defaults(args, variant_of(args).name)
     limits = series_limits(args)
-    report_defaults(args, limits["variant"])
-    if args.openings:
-        limits["openings"] = args.openings
     agent_spec(args.agent, limits["variant"])
     for opponent in args.opponents:
         agent_spec(opponent, limits["variant"])
-    colours = ("white", "black") if args.colour == "both" else (args.colour,)
+    colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
+    check = check_summary(args.agent, limits["move_timeout"]) if players.is_file_spec(args.agent, limits["variant"]) else None
+    if check is not None and not check["accepted"] and not args.quiet:
+        print(f"note: the course's check rejects {args.agent}: {'; '.join(check['problems'][:3])}",
+              file=sys.stderr, flush=True)
+    runs_in(args.out)
 
     def done(plan, records) -> None:
         if not args.quiet:
@@ -244,12 +280,13 @@ def cmd_report(args) -> int:
                   f"L{len(records) - wins - draws}", file=sys.stderr, flush=True)
 
     all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
-                            fresh=not args.resume, progress=not args.quiet, on_plan_done=done)
-    entries = {key: opponent_entry(opponent, colour, records)
-               for (key, opponent, colour, _), records in zip(laid_out, all_records)}
-    settings = {"games": args.games, "colour": args.colour, "opponents": args.opponents,
-                "jobs": args.jobs or os.cpu_count(), **limits}
-    report = build_report(args.agent, settings, entries)
+                            fresh=args.force, progress=progress_mode(args), on_plan_done=done)
+    entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
+               for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
+    settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
+                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
+                **laid_out[0][3].options}          # the limits in force (the variant's defaults filled in)
+    report = build_report(args.agent, settings, entries, check)
     if limits["variant"] == "nthu":
         from .variants.nthu.grading import course_grading, grading_lines
         games: dict = {}
@@ -258,10 +295,11 @@ def cmd_report(args) -> int:
         report["course"] = course_grading(games)
         report["passed"] = report["course"]["passed"]
     write_report(args.out, report)
+    html = write_report_html(args.out, report)
     print(render_text(report), end="")
     if "course" in report:
         print("\n".join(grading_lines(report["course"])))
-    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}")
+    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}, {html}")
     return 0
 
 
@@ -320,19 +358,36 @@ def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
 
 
+def add_game_time_option(p: argparse.ArgumentParser, default: Optional[float]) -> None:
+    p.add_argument("--game-time", type=positive_seconds, default=default, metavar="SECONDS",
+                   help="an agent whose thinking over one game passes this loses by game_time "
+                        + (f"(default {default:g}, the course's limit per game)" if default else "(default: no limit)"))
+
+
 def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                    help="games played at once (default: the number of cores)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue an interrupted run in --out, playing only the missing games")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--resume", action="store_true",
+                       help="continue an interrupted run in --out, playing only the missing games")
+    group.add_argument("--force", action="store_true",
+                       help="start over in an --out that already holds games (they are discarded)")
+    p.add_argument("--progress", choices=("bar", "plain", "none"), default=None,
+                   help="a progress bar, a plain line every few seconds, or nothing "
+                        "(default: a bar on a terminal, plain lines otherwise)")
+    p.add_argument("--quiet", action="store_true", help="no progress (same as --progress none)")
+    p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
+                   help="strength testing: each pair of games starts from a position reached by PLIES "
+                        "seeded random plies, the second game with the colours reversed")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="python -m harness",
-                    description="7x7 fairy minichess (CS3243): rules, referee, series and reports.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    agents_help = "dummy, random, greedy, smart, minimax, or a path to a .py file with studentAgent"
+                    description="Minichess assignments (CS3243 7x7 fairy minichess first): rules, referee, "
+                                "series and reports. `python -m harness COMMAND --help` for a command's options.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    agents_help = ("a built-in (cs3243: dummy, random, greedy, smart, minimax), a path to a .py file with "
+                   "studentAgent, or uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish)")
 
     p = sub.add_parser("perft", help="count move sequences from a position (rules check)")
     p.add_argument("depth", type=positive_int, metavar="DEPTH")
@@ -346,6 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--white", required=True, metavar="AGENT", help=agents_help)
     p.add_argument("--black", required=True, metavar="AGENT", help=agents_help)
     add_game_options(p, "the game's seed (default 0)")
+    add_game_time_option(p, None)
+    p.add_argument("--out", metavar="FILE", help="also save the game as a results record (JSON line) for replay")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("series", help="N games between two agents, in parallel, with results.jsonl")
@@ -355,6 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR",
                    help=f"where results go (default {DEFAULT_OUT}/WHITE-vs-BLACK)")
     add_game_options(p, "game i is played with seed S+i (default 0)")
+    add_game_time_option(p, None)
     add_run_options(p)
     p.set_defaults(run=cmd_series)
 
@@ -367,12 +425,12 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)} (nthu: baseline1,...,baseline4)")
     p.add_argument("--colour", choices=("white", "black", "both"), default=None,
                    help="the agent's colour (default white, as in the course; nthu both)")
-    p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
-                   help="start each game after this many random plies (game i has the same opening "
-                        "with either colour)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help=f"where report.json, report.md and the games go (default {DEFAULT_OUT})")
     add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
+    p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",
+                   help="an agent whose thinking over one game passes this loses by game_time "
+                        f"(cs3243 default {COURSE_GAME_SECONDS:g}, the course's limit per game; nthu: none)")
     add_run_options(p)
     p.set_defaults(run=cmd_report)
 
@@ -398,16 +456,22 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
     try:
         return args.run(args)
     except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:          # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("interrupted" + (f": {_RESUME_HINT[0]}" if _RESUME_HINT else ""), file=sys.stderr, flush=True)
         return 130
 
 

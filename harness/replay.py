@@ -1,4 +1,5 @@
-"""`python -m harness replay RESULTS.jsonl GAME`: one recorded game, move by move, with a board.
+"""`python -m harness replay RESULTS.jsonl GAME`: one recorded game, move by move, with a board
+(``--html FILE``: the same game as a self-contained page with a board viewer).
 
 GAME is the record's ``game`` field (if the file's records have none, GAME counts records from
 1 in file order). Each ply shows its number, the mover, the move in course notation
@@ -16,7 +17,7 @@ import os
 import sys
 from typing import Any, Dict, Iterator, List
 
-from .variants.cs3243.fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
+from .variants.cs3243.fen import START_FEN, engine_move, from_fen, game_from_fen, parse_engine_move, to_fen
 from .variants.cs3243.game import move_name
 from .variants.cs3243.rules import RULES, Rules
 
@@ -105,14 +106,25 @@ def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
         yield f"note: replaying the moves here ends with {game.reason} (record says {reason})"
 
 
+def start_state(record: Dict[str, Any], variant) -> Any:
+    """The state a recorded game started from: CS3243's from the record's ``start_fen`` (the
+    start position when it has none), another variant's from the record's start options.
+    ValueError when the record's start cannot be set up."""
+    try:
+        if variant.name == "cs3243":
+            gameboard, colour, _, _ = from_fen(record.get("start_fen") or START_FEN)
+            limits = {k: record[k] for k in ("fifty", "max_plies") if type(record.get(k)) is int}
+            return variant.start(gameboard=gameboard, to_move=colour, **limits)
+        options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
+        return variant.start(**options)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the record's start cannot be set up: {exc}") from None
+
+
 def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
     """The replay of a record of any variant, through the variant interface only: each ply's
     number, mover and move name, and the board after it."""
-    options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
-    try:
-        state = variant.start(**options)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"the record's start cannot be set up: {exc}") from None
+    state = start_state(record, variant)
     header = f"game {record.get('game', '?')}: {record.get('white', '?')} (White) vs {record.get('black', '?')} (Black)"
     if record.get("seed") is not None:
         header += f", seed {record['seed']}"
@@ -152,42 +164,90 @@ def record_lines(record: Dict[str, Any], expected_variant=None) -> Iterator[str]
     return variant_replay_lines(record, find_variant(name))
 
 
-def load_record(path: str, game: int) -> Dict[str, Any]:
-    """The record of game `game` in a results file; ValueError with a one-line reason."""
+def load_record(path: str, game: int, warn=None) -> Dict[str, Any]:
+    """The record of game `game` in a results file; ValueError with a one-line reason. Lines that
+    are not records are named (FILE:LINE): when the game asked for is found elsewhere they are
+    only warned about (to `warn`, default stderr), and when it is not, the first of them is the
+    error (the game may be on that line)."""
+    warn = warn or (lambda text: print(text, file=sys.stderr))
+    record, damaged = _find_record(path, game)
+    if record is None:
+        raise ValueError(damaged[0] if damaged else f"'{path}' holds no game records")
+    for note in damaged:
+        warn(f"warning: {note}; skipped")
+    return record
+
+
+def _find_record(path: str, game: int):
+    """(the record or None, damaged-line texts); ValueError when the file has no such game and
+    no damaged line could be it."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError as exc:
         raise ValueError(f"cannot read '{path}': {exc.strerror or exc}") from None
-    records = []
+    records, damaged = [], []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
+            damaged.append(f"{path}:{number}: not a JSON record ({exc.msg})")
+            continue
         if not isinstance(record, dict):
-            raise ValueError(f"{path}:{number}: not a game record")
+            damaged.append(f"{path}:{number}: not a game record")
+            continue
         records.append(record)
     if not records:
-        raise ValueError(f"'{path}' holds no game records")
+        return None, damaged
     if any("game" in r for r in records):
         found = [r for r in records if r.get("game") == game]
         if not found:
+            if damaged:
+                return None, [f"{damaged[0]}; game {game} may have been on that line"]
             known = sorted(r["game"] for r in records if isinstance(r.get("game"), int))
             span = f" (games {known[0]}..{known[-1]})" if known else ""
             raise ValueError(f"'{path}' has no game {game}{span}")
-        return found[0]
+        return found[0], damaged
     if not 1 <= game <= len(records):
         raise ValueError(f"'{path}' has {len(records)} records: GAME must be 1..{len(records)}")
-    return records[game - 1]
+    return records[game - 1], damaged
+
+
+def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None) -> None:
+    """The one-game HTML viewer (harness.html_report) for a record, written to `path`.
+    ValueError when the record is of another variant than `expected_variant` or cannot be read."""
+    from .html_report import render_game_html
+    from .variants import find_variant
+    name = record.get("variant") or "cs3243"
+    if expected_variant is not None and expected_variant != name:
+        raise ValueError(f"the record is a game of {name}, not {expected_variant}")
+    page = render_game_html(record, find_variant(name), results_path=results)
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    except OSError as exc:
+        raise ValueError(f"cannot write '{path}': {exc.strerror or exc}") from None
 
 
 def run(args) -> int:
     """The replay command: 0 after printing the game, 2 with a one-line error."""
     try:
-        record = load_record(args.results, args.game)
+        game = args.game if args.game_option is None else args.game_option
+        if game is None:
+            raise ValueError("which game? give GAME or --game N")
+        results = args.results
+        if os.path.isdir(results):
+            found = os.path.join(results, "results.jsonl")
+            if not os.path.isfile(found):
+                raise ValueError(f"'{results}' is a folder without a results.jsonl: pass a results file")
+            results = found
+        record = load_record(results, game)
+        if getattr(args, "html", None):
+            write_game_page(args.html, record, results, getattr(args, "variant", None))
+            print(f"written: {args.html}")
+            return 0
         for line in record_lines(record, getattr(args, "variant", None)):
             print(line)
         sys.stdout.flush()
@@ -202,8 +262,11 @@ def run(args) -> int:
 def add_parser(subparsers) -> None:
     """Register `replay RESULTS.jsonl GAME` on the harness's sub-command parser."""
     p = subparsers.add_parser("replay", help="show one recorded game move by move, with FENs")
-    p.add_argument("results", metavar="RESULTS.jsonl", help="a results file written by the harness")
-    p.add_argument("game", type=int, metavar="GAME", help="the record's 'game' number")
+    p.add_argument("results", metavar="RESULTS", help="a results file written by the harness, or its folder")
+    p.add_argument("game", type=int, nargs="?", default=None, metavar="GAME", help="the record's 'game' number")
+    p.add_argument("--game", type=int, dest="game_option", default=None, metavar="N", help="the same as GAME")
     p.add_argument("--variant", default=None, metavar="NAME",
                    help="refuse a record of another variant (default: the record's own)")
+    p.add_argument("--html", metavar="FILE",
+                   help="write the game as a page with a board viewer to FILE instead of printing it")
     p.set_defaults(run=run)

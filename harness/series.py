@@ -165,7 +165,10 @@ def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
     fresh: forget any earlier series there. resume: continue a matching one. Neither: refuse a
     directory that already holds games, rather than mix two series. `say` gets the notes: damaged
     lines dropped, and how many games a resumed run kept."""
-    os.makedirs(plan.out, exist_ok=True)
+    try:
+        os.makedirs(plan.out, exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(f"cannot create the output folder '{plan.out}': {exc.strerror or exc}") from None
     path = plan.results_path
     if fresh:
         for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE):

@@ -100,7 +100,9 @@ def test_play_shows_the_game_move_by_move(capsys):
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith("White: random   Black: dummy   seed 4")
-    assert lines[1:4] == ["    a  b  c  d  e  f  g", " 0  N  B  Q  K  A  E  R ", " 1  F  P  P  P  P  P  F "]
+    # row 6 (Black's back rank) at the top, as replay and FEN show it
+    assert lines[1:4] == ["    a  b  c  d  e  f  g", " 6  n  b  q  k  a  e  r ", " 5  f  p  p  p  p  p  f "]
+    assert lines[7:9] == [" 1  F  P  P  P  P  P  F ", " 0  N  B  Q  K  A  E  R "]
     moves = [line for line in lines if re.match(r"^ *\d+\. (White|Black) [a-g][0-6][a-g][0-6]  \(", line)]
     final = lines[-1]
     match = re.match(r"^(White \(random\) wins|Black \(dummy\) wins|Draw) by (\w+) after (\d+) plies\.$", final)
@@ -126,7 +128,8 @@ def test_series_prints_a_summary_and_writes_results(tmp_path, capsys):
     score = {k: sum(r["result"] == k for r in records) for k in ("white", "draw", "black")}
     assert out.splitlines()[0] == (f"random (White) vs dummy (Black): 4 games: White won {score['white']}, "
                                    f"{score['draw']} drawn, Black won {score['black']}")
-    assert out.splitlines()[-1] == f"results: {out_dir / 'results.jsonl'}; summary: {out_dir / 'report.json'}"
+    assert out.splitlines()[-1] == (f"results: {out_dir / 'results.jsonl'}; summary: {out_dir / 'report.json'}; "
+                                    f"pictures: {out_dir / 'report.html'}")
 
 
 def test_series_prints_the_score_and_elo_lines(tmp_path, capsys):
@@ -158,7 +161,8 @@ def test_an_unknown_variant_is_one_line_listing_the_known_ones(capsys):
 
 def test_perft_through_the_variant(capsys):
     code, out, _ = run_cli(["perft", "3", "--variant", "cs3243"], capsys)
-    assert code == 0 and [line.split()[:2] for line in out.splitlines()] == [["1", "12"], ["2", "144"], ["3", "2532"]]
+    lines = [line.split()[:2] for line in out.splitlines()]
+    assert code == 0 and lines == [["depth", "nodes"], ["1", "12"], ["2", "144"], ["3", "2532"]]
 
 
 def test_replay_and_resume_refuse_a_series_of_another_variant(tmp_path, capsys):

@@ -22,7 +22,7 @@ def render(gameboard: Dict[Square, Tuple[str, str]], variant: Edition = CS3243,
     marked = set(marked)
     letters = variant.column_letters()
     lines = ["    " + "  ".join(letters)]
-    for row in range(variant.rows):
+    for row in range(variant.rows - 1, -1, -1):     # row 0, White's back rank, at the bottom
         cells = []
         for letter in letters:
             value = gameboard.get((letter, row))
