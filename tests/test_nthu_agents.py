@@ -182,3 +182,26 @@ def test_ab_is_deterministic_for_a_node_budget():
 def test_ab_wins_the_course_game_as_black_against_baseline4():
     record = play(Baseline4(), AlphaBetaAgent(nodes=100000, seconds=30))
     assert (record["result"], record["error"]) == ("black", None)
+
+
+def test_abs_quiescence_generator_lists_exactly_the_captures_and_promoting_steps():
+    from agents.nthu.search import captures
+    rng = random.Random(3)
+    for _ in range(20):
+        state = VARIANT.start()
+        while VARIANT.outcome(state) is None:
+            b = state.board
+            expected = sorted(m for m in core.moves(b, state.side)
+                              if b[m[1]] or (b[m[0]] == 1 and m[1] < 5) or (b[m[0]] == -1 and m[1] >= 25))
+            assert sorted(captures(b, state.side)) == expected
+            state = VARIANT.apply(state, rng.choice(VARIANT.legal_moves(state)))
+
+
+def test_ab_does_not_value_a_blocked_pawns_advance():
+    from agents.nthu.search import Search
+    search = Search()
+    search._set(position(c4="P", a1="K", e6="k").board, 1, 0)
+    free = search.evaluate(0)
+    search._set(position(c4="P", c5="r", a1="K", e6="k").board, 1, 0)
+    # the rook is 6 points (300) and has no square bonus on c5; c4 blocked loses 18 of its 30
+    assert free - search.evaluate(0) == 300 + 18

@@ -11,7 +11,7 @@ every move.
 The rules are in the tree as the referee applies them: at 50 plies material decides (a win or a
 loss, not a score: a lead of one pawn is enough); a side to move that can capture the enemy king
 has won; a side with no move has lost. The evaluation is the course's material times 50 plus
-piece-square terms (pawns forward, knights and bishops central, the king at home) that fade
+piece-square terms (pawns forward unless blocked, knights and bishops central, the king at home) that fade
 over the last 16 plies, when only material counts at the limit.
 
 The budget is a node count (so a game replays exactly) with a wall-clock cap as a safety net.
@@ -20,7 +20,8 @@ import random
 import time
 
 from harness.variants.nthu.core import (  # export: drop
-    BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, STEP_LIMIT, VALUE, attacked, moves)  # export: drop
+    BISHOP, KING, KNIGHT, PAWN, PAWN_CAPS, PAWN_STEP, QUEEN, RAYS, ROOK, STEP_LIMIT, STEPS, VALUE, attacked,  # export: drop
+    moves)  # export: drop
 
 MATE = 30000                    # a won game, less the plies to reach it
 MATE_BOUND = MATE - 1000        # scores beyond this are won or lost games
@@ -33,20 +34,54 @@ EXACT, LOWER, UPPER = 0, 1, 2
 def _tables():
     """Piece-square bonuses from White's view, by code then square; Black's mirrored."""
     white = {p: [0] * 30 for p in range(1, 7)}
+    blocked_white = [0] * 30
     for sq in range(30):
         r, c = divmod(sq, 5)
         centre = 4 - abs(2 - c) * 2 - int(abs(2.5 - r))       # 0..4-ish, best in the middle
-        white[PAWN][sq] = (0, 90, 45, 20, 8, 0)[r] + (4 if 1 <= c <= 3 else 0)
+        white[PAWN][sq] = (0, 90, 30, 12, 4, 0)[r] + (4 if 1 <= c <= 3 else 0)
+        blocked_white[sq] = (0, 30, 18, 10, 6, 0)[r]
         white[KNIGHT][sq] = 6 * centre - 6
         white[BISHOP][sq] = 3 * centre
         white[ROOK][sq] = 6 if r == 1 else 0
         white[QUEEN][sq] = 2 * centre
         white[KING][sq] = (-30, -30, -25, -20, -10, 0)[r] - (4 if c == 2 else 0)
     black = {p: [white[p][(5 - sq // 5) * 5 + sq % 5] for sq in range(30)] for p in white}
-    return white, black
+    blocked_black = [blocked_white[(5 - sq // 5) * 5 + sq % 5] for sq in range(30)]
+    return white, black, blocked_white, blocked_black
 
 
-PST_WHITE, PST_BLACK = _tables()
+# piece-square bonuses; a pawn whose square ahead is taken loses most of its advance bonus
+PST_WHITE, PST_BLACK, BLOCKED_WHITE, BLOCKED_BLACK = _tables()
+
+
+def captures(board, side):
+    """The captures and promoting steps of `side` (quiescence's moves), in any order."""
+    out = []
+    append = out.append
+    for sq in range(30):
+        p = board[sq] * side
+        if p <= 0:
+            continue
+        if p == PAWN:
+            t = PAWN_STEP[side][sq]
+            if t >= 0 and (t < 5 or t >= 25) and board[t] == 0:
+                append((sq, t))
+            for t in PAWN_CAPS[side][sq]:
+                if board[t] * side < 0:
+                    append((sq, t))
+        elif p == KNIGHT or p == KING:
+            for t in STEPS[p][sq]:
+                if board[t] * side < 0:
+                    append((sq, t))
+        else:
+            for ray in RAYS[p][sq]:
+                for t in ray:
+                    q = board[t]
+                    if q:
+                        if q * side < 0:
+                            append((sq, t))
+                        break
+    return out
 
 
 class Stop(Exception):
@@ -121,11 +156,16 @@ class Search:
         """The side to move's score: material, then piece-square terms fading near the limit."""
         pos = 0
         pw, pb = PST_WHITE, PST_BLACK
-        for sq, p in enumerate(self.b):
+        b = self.b
+        for sq, p in enumerate(b):
             if p > 0:
                 pos += pw[p][sq]
+                if p == PAWN and b[sq - 5]:
+                    pos -= BLOCKED_WHITE[sq]
             elif p < 0:
                 pos -= pb[-p][sq]
+                if p == -PAWN and b[sq + 5]:
+                    pos += BLOCKED_BLACK[sq]
         left = STEP_LIMIT - self.plies - ply
         if left < 16:
             pos = pos * left // 16
@@ -253,19 +293,19 @@ class Search:
         b = self.b
         if attacked(b, self.kings[-s], s):
             return MATE - ply
-        ms = moves(b, s)
-        if not ms:
-            return ply - MATE
         if qply < 4 and attacked(b, self.kings[s], -s):
+            ms = moves(b, s)
+            if not ms:
+                return ply - MATE
             best = -INF                      # a king threat: every move, no standing pat
         else:
+            # standing pat; a side with no move at all (it loses) is left to the main search
             best = self.evaluate(ply)
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
-            ms = [m for m in ms if b[m[1]] or (b[m[0]] == PAWN and m[1] < 5)
-                  or (b[m[0]] == -PAWN and m[1] >= 25)]
+            ms = captures(b, s)
             ms.sort(key=lambda m: PIECE[abs(b[m[1]])] * 16 - PIECE[abs(b[m[0]])] // 16, reverse=True)
         for fr, to in ms:
             undo = self._make(fr, to)
