@@ -15,6 +15,8 @@ Run: python bench/nthu.py [--games 100] [--opening-plies 4] [--seed 19] [--nodes
    the players (with --any-opening none is redrawn). Printed: cutechess's score and Elo lines
    (harness.stats: the Elo difference with its 95 % margin, LOS), the endings.
 3. ab's seconds per move over every game above: median and max, and its search depths.
+4. ab's search speed: nodes per second of CPU time over 10 positions taken from seeded random
+   games (every 6th ply), 30,000 nodes each, a fresh search each (--skip-speed leaves it out).
 
 One process; the figures are the wall clock of this machine at the time.
 """
@@ -32,6 +34,7 @@ sys.path.insert(0, ROOT)
 from agents.nthu.ab import DEFAULT_NODES, DEFAULT_SECONDS, AlphaBetaAgent  # noqa: E402
 from agents.nthu.baselines import Baseline1, Baseline2, Baseline3, Baseline4  # noqa: E402
 from agents.nthu.baselines import ExactSearch  # noqa: E402
+from agents.nthu.search import Search  # noqa: E402
 from harness.game import Game  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 from harness.stats import elo_line, score_line  # noqa: E402
@@ -95,6 +98,7 @@ def main():
     ap.add_argument("--skip-course", action="store_true")
     ap.add_argument("--skip-openings", action="store_true")
     ap.add_argument("--any-opening", action="store_true", help="do not redraw decided openings")
+    ap.add_argument("--skip-speed", action="store_true")
     args = ap.parse_args()
     times, depths = [], []
 
@@ -163,6 +167,25 @@ def main():
               f"max {max(times):.3f} s; depth median {statistics.median(depths)}, "
               f"min {min(depths)}, max {max(depths)}")
 
+    if not args.skip_speed:
+        rng = random.Random(11)
+        states = []
+        for _ in range(6):
+            state = VARIANT.start()
+            for i in range(24):
+                if VARIANT.outcome(state) is not None:
+                    break
+                if i % 6 == 5:
+                    states.append(state)
+                state = VARIANT.apply(state, rng.choice(VARIANT.legal_moves(state)))
+        nodes, cpu = 0, time.process_time()
+        for state in states:
+            search = Search()
+            search.best_move(state.board, state.side, state.plies, max_nodes=30000)
+            nodes += search.nodes
+        cpu = time.process_time() - cpu
+        print(f"\n4. ab's speed: {nodes} nodes in {cpu:.2f} s of CPU over {len(states)} positions: "
+              f"{nodes / cpu:,.0f} nodes per CPU second")
 
 if __name__ == "__main__":
     started = time.perf_counter()
