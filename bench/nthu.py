@@ -187,6 +187,7 @@ def main():
         print(f"\n4. ab's speed: {nodes} nodes in {cpu:.2f} s of CPU over {len(states)} positions: "
               f"{nodes / cpu:,.0f} nodes per CPU second")
 
+
 if __name__ == "__main__":
     started = time.perf_counter()
     main()
