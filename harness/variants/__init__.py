@@ -12,6 +12,7 @@ from .base import Variant
 DEFAULT_VARIANT = "cs3243"
 _MODULES: Dict[str, str] = {
     "cs3243": "harness.variants.cs3243",
+    "congo": "harness.variants.congo",
 }
 _LOADED: Dict[str, Variant] = {}
 
