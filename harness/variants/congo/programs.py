@@ -28,9 +28,15 @@ class InputError(Exception):
     """Bad input: the text is the whole one-line message."""
 
 
+class UsageError(Exception):
+    """A bad command line: the text is the whole one-line message."""
+
+
 class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (no usage dump) that `main` writes, exit code 2."""
+
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        raise UsageError(f"{self.prog}: error: {message}")
 
 
 def piece_letter(text: str) -> int:
@@ -175,8 +181,11 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[str]] = None,
     parser = build_parser(prog)
     try:
         options = parser.parse_args(argv)
-    except SystemExit as exc:              # argparse's one-line usage error (or --help)
-        return exc.code if isinstance(exc.code, int) else 2
+    except UsageError as exc:
+        stderr.write(f"{exc}\n")
+        return 2
+    except SystemExit as exc:              # --help
+        return exc.code if isinstance(exc.code, int) else 0
     program = options.program
     try:
         cases = read_cases(stdin.read(), with_move=program == "apply")

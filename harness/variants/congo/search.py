@@ -42,8 +42,8 @@ def minimax_root(board: Board, side: int, depth: int, evaluate: Eval,
     value, best = -INFINITY, None
     for s, t in generate(board, side):
         v = -minimax(execute(board, side, s, t, promotion), -side, depth - 1, evaluate, promotion)
-        if v > value:
-            value, best = v, (s, t)
+        if v > value or best is None:
+            value, best = max(v, value), (s, t)
     return value, best
 
 
@@ -110,8 +110,8 @@ class AlphaBeta:
             for s, t in generate(board, side):
                 e = -self.search(execute(board, side, s, t, self.promotion), -side, d - 1,
                                  -INFINITY, -alpha, 1)
-                if e > alpha:
-                    alpha, best = e, (s, t)
+                if e > alpha or best is None:
+                    alpha, best = max(e, alpha), (s, t)
         return alpha, best
 
 
