@@ -27,11 +27,11 @@ from harness.variants.base import Move
 from harness.variants.congo import State
 from harness.variants.congo.rules import (BETWEEN, EMPTY, GIRAFFE, LION, PAWN, RIVER, SIZE, SQUARES,
                                           SUPERPAWN, TABLE, VALUES, ZEBRA, ELEPHANT, ANY,
-                                          count_moves, execute, generate, rank_of, file_of)
+                                          QUIET, execute, generate, rank_of, file_of)
 
 from .basic import NoMove
 
-NODES = 15000            # nodes per move by default (about 1 s on the bench machine)
+NODES = 80000            # nodes per move by default (about 1 s of one core, see docs/congo.md)
 SAFETY_SECONDS = 10.0    # a search stops after this long whatever its budget
 MATE = 1000000
 MATE_BOUND = MATE - 1000
@@ -42,7 +42,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 PIECE_VALUE = dict(VALUES)
 PIECE_VALUE[LION] = 0
 MOBILITY = 2
-NEAR_LION = 12           # per enemy piece within two squares of a lion
+ZONE = 6                 # per attack on a square of the enemy castle
+LAZY = 200
+CONTEMPT = 150           # a draw is worth this much less than level to the searching side
 RIVER_STAY = 10          # per piece standing in the river (it must spend a move to leave)
 TEMPO = 10
 
@@ -71,9 +73,9 @@ def _pst(promotion: bool) -> List[List[int]]:
 
 
 PST = {True: _pst(True), False: _pst(False)}
-NEAR = [[t for t in range(SQUARES) if t != s and max(abs(file_of(t) - file_of(s)),
-                                                    abs(rank_of(t) - rank_of(s))) <= 2]
-        for s in range(SQUARES)]
+# ZONES[side]: True on the squares of the enemy castle (where `side` attacks the enemy lion)
+ZONES = {side: [2 <= file_of(s) <= 4 and (rank_of(s) >= 5 if side > 0 else rank_of(s) <= 3)
+                for s in range(SQUARES)] for side in (1, -1)}
 
 # ATTACKERS[by][target]: (source, code) pairs such that a piece `code` of side `by` on `source`
 # can capture on `target` (captures never need empty squares between, except the lion's flight)
@@ -94,6 +96,23 @@ for _piece, _value in PIECE_VALUE.items():
 VICTIM[LION + 6] = VICTIM[-LION + 6] = 100000
 
 
+# CAPTURES[code + 6][square]: the targets where that piece may capture (any occupant)
+CAPTURES = [[tuple(t for t, need in TABLE[c][s] if need == ANY) for s in range(SQUARES)]
+            for c in range(13)]
+
+
+def captures(board: Tuple[int, ...], side: int) -> List[Tuple[int, int]]:
+    """`side`'s captures, the lion's flight left out (the searches test that one first)."""
+    out = []
+    for s in range(SQUARES):
+        code = board[s]
+        if code * side > 0:
+            for t in CAPTURES[code + 6][s]:
+                if board[t] * side < 0:
+                    out.append((s, t))
+    return out
+
+
 def attacked(board: Tuple[int, ...], target: int, by: int) -> bool:
     """Can side `by` capture on `target` (as if it were to move)?"""
     for s, code in ATTACKERS[by][target]:
@@ -108,21 +127,19 @@ def attacked(board: Tuple[int, ...], target: int, by: int) -> bool:
     return False
 
 
-def evaluate(board: Tuple[int, ...], side: int, promotion: bool) -> int:
-    """Our evaluation, from `side`'s view (both lions on the board)."""
+def evaluate(board: Tuple[int, ...], side: int, promotion: bool, alpha: int = -MATE,
+             beta: int = MATE) -> int:
+    """Our evaluation, from `side`'s view (both lions on the board). When material and placement
+    alone are more than LAZY outside the window (alpha, beta), they are the answer (mobility and
+    castle attacks are not worth that much)."""
     pst = PST[promotion]
     score = 0
     white_river = []
     black_river = []
-    wl = bl = -1
     for s in range(SQUARES):
         x = board[s]
         if x:
             score += pst[x + 6][s]
-            if x == LION:
-                wl = s
-            elif x == -LION:
-                bl = s
     for s in RIVER:
         x = board[s]
         if x > 0:
@@ -133,16 +150,34 @@ def evaluate(board: Tuple[int, ...], side: int, promotion: bool) -> int:
         score -= sum(white_river) - max(white_river) + RIVER_STAY * len(white_river)
     if black_river:
         score += sum(black_river) - max(black_river) + RIVER_STAY * len(black_river)
-    for s in NEAR[wl]:
-        if board[s] < 0:
-            score -= NEAR_LION
-    for s in NEAR[bl]:
-        if board[s] > 0:
-            score += NEAR_LION
-    wm, _ = count_moves(board, 1)
-    bm, _ = count_moves(board, -1)
-    score += MOBILITY * (wm - bm)
+    quick = score * side + TEMPO
+    if quick + LAZY <= alpha or quick - LAZY >= beta:
+        return quick
+    wm, wz = activity(board, 1)
+    bm, bz = activity(board, -1)
+    score += MOBILITY * (wm - bm) + ZONE * (wz - bz)
     return score * side + TEMPO
+
+
+def activity(board: Tuple[int, ...], side: int) -> Tuple[int, int]:
+    """(moves, zone) of `side`: its moves as if it were to move (a lion's flight left out), and
+    how many of its capturing reaches land in the enemy castle, whatever stands there."""
+    zone = ZONES[side]
+    moves = hits = 0
+    for s in range(SQUARES):
+        code = board[s]
+        if code * side <= 0:
+            continue
+        for t, need in TABLE[code + 6][s]:
+            x = board[t]
+            if need == ANY:
+                if zone[t]:
+                    hits += 1
+                if x * side <= 0:
+                    moves += 1
+            elif x == 0 and (need == QUIET or board[need] == 0):
+                moves += 1
+    return moves, hits
 
 
 class Stop(Exception):
@@ -165,8 +200,13 @@ class Engine:
         self.path: List[Tuple[Tuple[int, ...], int]] = []
         self.plies_left = 10 ** 9
         self.depth_done = 0
+        self.root_side = 1
 
     # -- the search ----------------------------------------------------------------------
+
+    def draw(self, side: int) -> int:
+        """A draw's score for `side` to move: a little below level for the side searching."""
+        return -CONTEMPT if side == self.root_side else CONTEMPT
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -199,26 +239,23 @@ class Engine:
         if -LION * side not in board:
             return MATE - ply
         if board.count(EMPTY) == SQUARES - 2:
-            return 0
-        lion = board.index(LION * side)
-        danger = attacked(board, lion, -side)
-        moves = generate(board, side)
-        if not moves:
-            return 0
-        enemy_lion = -LION * side
-        for s, t in moves:
-            if board[t] == enemy_lion:
-                return MATE - ply - 1
+            return self.draw(side)
+        if attacked(board, board.index(-LION * side), side):
+            return MATE - ply - 1
+        danger = attacked(board, board.index(LION * side), -side)
         if danger and qdepth < 4 and ply < MAX_PLY:
+            moves = generate(board, side)
+            if not moves:
+                return self.draw(side)
             best = -MATE + ply
             todo = self._order(board, side, moves, None, ply)
         else:
-            best = evaluate(board, side, self.promotion)
+            best = evaluate(board, side, self.promotion, alpha, beta)
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
-            todo = [m for m in moves if board[m[1]] * side < 0]
+            todo = captures(board, side)
             if not todo or ply >= MAX_PLY:
                 return best
             todo.sort(key=lambda m: VICTIM[board[m[1]] + 6] * 16 - VICTIM[board[m[0]] + 6] // 32,
@@ -240,10 +277,10 @@ class Engine:
         if -LION * side not in board:
             return MATE - ply
         if board.count(EMPTY) == SQUARES - 2 or ply >= self.plies_left:
-            return 0
+            return self.draw(side)
         key = (board, side)
         if ply and (key in self.seen or key in self.path):
-            return 0
+            return self.draw(side)
         lion = board.index(LION * side)
         danger = attacked(board, lion, -side)
         if danger and ply < MAX_PLY:
@@ -253,7 +290,7 @@ class Engine:
         self._tick()
         moves = generate(board, side)
         if not moves:
-            return 0
+            return self.draw(side)
         enemy_lion = -LION * side
         for s, t in moves:
             if board[t] == enemy_lion:
@@ -319,6 +356,7 @@ class Engine:
             return moves[0], 0
         self.nodes = 0
         self.seen = seen
+        self.root_side = side
         self.path = [(board, side)]
         self.plies_left = plies_left
         cap = SAFETY_SECONDS if self.seconds is None else self.seconds
