@@ -16,13 +16,14 @@ $(STAMP): requirements.txt requirements-dev.txt
 	touch $(STAMP)
 
 report: $(STAMP)
-	$(PY) -m harness report $(AGENT) --games $(GAMES) --colour $(COLOUR)
+	$(PY) -m harness report "$(AGENT)" --games $(GAMES) --colour $(COLOUR)
 
 test: $(STAMP)
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 check: $(STAMP)
-	$(PY) -m harness check $(AGENT)
+	$(PY) -m harness check "$(AGENT)"
 
 bench: $(STAMP)
 	$(PY) bench/perft.py

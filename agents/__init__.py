@@ -1,43 +1,56 @@
-"""The opponent suite and the registry that turns an agent spec into an Agent.
+"""The opponents, by variant, and the registry that turns a built-in name into an Agent.
 
-A spec is a built-in name (dummy, random, greedy, smart, minimax), a path to a Python file
-that defines `studentAgent(gameboard)`, or `uci:PATH[,nodes=N][,movetime=MS]` for a UCI engine.
+A variant's built-ins are ``name -> "module:Class"``; a class is imported only when asked for.
+Specs that are not built-in names (a student's ``.py`` file, ``uci:PATH``, ``nthu:PATH``) are
+the harness's business (`harness.players`); ``uci:`` engines are ours and live here too.
 """
 import importlib
-import os
+from typing import Dict, List
 
-from .base import Agent, AgentError
+from harness.agent import Agent, AgentError
 
-BUILTIN = {
-    "dummy": "agents.dummy:DummyAgent",
-    "random": "agents.random_agent:RandomAgent",
-    "greedy": "agents.greedy:GreedyAgent",
-    "smart": "agents.smart:SmartAgent",
-    "minimax": "agents.minimax:MinimaxAgent",
+BUILTIN: Dict[str, Dict[str, str]] = {
+    "cs3243": {
+        "dummy": "agents.dummy:DummyAgent",
+        "random": "agents.random_agent:RandomAgent",
+        "greedy": "agents.greedy:GreedyAgent",
+        "smart": "agents.smart:SmartAgent",
+        "minimax": "agents.minimax:MinimaxAgent",
+    },
 }
-
 
 UCI_PREFIX = "uci:"
 
 
-def is_file_spec(spec: str) -> bool:
-    """A student's file: ends in .py or names a path (a `uci:PATH` engine spec is not one)."""
-    if spec in BUILTIN or spec.startswith(UCI_PREFIX):
-        return False
-    return spec.endswith(".py") or os.sep in spec or "/" in spec
+def builtin_names(variant: str = "cs3243") -> List[str]:
+    return list(BUILTIN.get(variant, {}))
 
 
-def make_agent(spec: str) -> Agent:
-    """The agent a spec names, in this process; AgentError with a one-line reason otherwise."""
-    if spec in BUILTIN:
-        module_name, class_name = BUILTIN[spec].split(":")
-        return getattr(importlib.import_module(module_name), class_name)()
+def make_builtin(name: str, variant: str = "cs3243") -> Agent:
+    """The built-in agent `name` of `variant`; AgentError (one line) when there is none."""
+    table = BUILTIN.get(variant, {})
+    if name not in table:
+        raise AgentError(f"unknown agent '{name}' for {variant}: use one of {', '.join(table) or 'none'}")
+    module_name, class_name = table[name].split(":")
+    return getattr(importlib.import_module(module_name), class_name)()
+
+
+def make_uci(spec: str) -> Agent:
+    from .uci import uci_agent_from_spec
+    return uci_agent_from_spec(spec)
+
+
+def make_agent(spec: str, variant: str = "cs3243") -> Agent:
+    """An agent in this process for benches and tests: a built-in name, ``uci:PATH``, or (for
+    CS3243) a student's ``.py`` file loaded without a sandbox."""
     if spec.startswith(UCI_PREFIX):
-        from .uci import uci_agent_from_spec
-        return uci_agent_from_spec(spec)
-    if is_file_spec(spec):
+        return make_uci(spec)
+    if spec in BUILTIN.get(variant, {}):
+        return make_builtin(spec, variant)
+    if variant == "cs3243" and spec.endswith(".py"):
+        import os
+        from harness.student import StudentAgent
         if not os.path.isfile(spec):
             raise AgentError(f"agent file '{spec}' does not exist")
-        from .student import StudentAgent
         return StudentAgent(spec)
-    raise AgentError(f"unknown agent '{spec}': use one of {', '.join(BUILTIN)}, a path to a .py file or uci:PATH")
+    return make_builtin(spec, variant)

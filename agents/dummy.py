@@ -7,10 +7,10 @@ leaps, each in the variant's vector order (row +1, row -1, column +1, column -1,
 diagonals (+1,+1), (+1,-1), (-1,+1), (-1,-1) as (column, row) steps); a pawn pushes before it
 captures, lower column first. README.md ("Dummy: move order") lists the order piece by piece.
 """
-from harness.game import board_from_gameboard, course_move
-from harness.rules import RULES, SIDE_OF_COLOUR
+from harness.variants.cs3243.game import board_from_gameboard, course_move
+from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR
 
-from .base import Agent
+from harness.agent import Agent
 from .tactics import NoMove
 
 

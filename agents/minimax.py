@@ -19,10 +19,10 @@ copying it per node).
 """
 from typing import List, Sequence, Tuple
 
-from harness.game import board_from_gameboard, course_move
-from harness.rules import RULES, SIDE_OF_COLOUR, Move, Rules
+from harness.variants.cs3243.game import board_from_gameboard, course_move
+from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR, Move, Rules
 
-from .base import Agent
+from harness.agent import Agent
 from .tactics import VALUE, NoMove
 
 WIN = 10_000_000      # above any material balance

@@ -3,10 +3,10 @@
 The moves are listed in the generator's stable order (square by square, then each piece's
 fixed order) before `rng.choice`, so a seed replays the same choice.
 """
-from harness.game import board_from_gameboard, course_move
-from harness.rules import RULES, SIDE_OF_COLOUR
+from harness.variants.cs3243.game import board_from_gameboard, course_move
+from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR
 
-from .base import Agent
+from harness.agent import Agent
 from .tactics import NoMove
 
 

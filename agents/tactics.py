@@ -1,6 +1,6 @@
 """The words the course uses to describe its opponents, as functions over the flat board.
 
-All functions take a flat board of `harness.rules` and an internal move ``(from, to)``; the
+All functions take a flat board of `harness.variants.cs3243.rules` and an internal move ``(from, to)``; the
 mover is the owner of the piece on ``from``. Definitions (spec, "The course's opponents"):
 
 - *safe*: after the move the mover's King is not attacked. Capturing the enemy King is safe.
@@ -10,10 +10,10 @@ mover is the owner of the piece on ``from``. Definitions (spec, "The course's op
 """
 from typing import List, Sequence
 
-from harness.game import board_from_gameboard, course_move
-from harness.rules import RULES, SIDE_OF_COLOUR, Move, Rules
+from harness.variants.cs3243.game import board_from_gameboard, course_move
+from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR, Move, Rules
 
-from .base import Agent
+from harness.agent import Agent
 
 # Centipawn value of each board code, indexed directly by a signed board entry: Python's
 # negative indices land in the second half of the list, which holds the same values, so

@@ -42,10 +42,10 @@ import time
 from collections import deque
 from typing import List, Optional
 
-from harness.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
-from harness.rules import RULES
+from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
+from harness.variants.cs3243.rules import RULES
 
-from .base import Agent, AgentError, AgentTimeout
+from harness.agent import Agent, AgentError, AgentTimeout
 
 DEFAULT_NODES = 1000
 HANDSHAKE_TIMEOUT = 10.0     # seconds for uciok / readyok
@@ -179,6 +179,15 @@ class UciAgent(Agent):
         if self.movetime is not None:
             parts += ["movetime", str(self.movetime)]
         return " ".join(parts)
+
+    def verify(self) -> None:
+        """Start the engine and shake hands once; AgentError when it cannot."""
+        try:
+            self._start()
+        except (UciError, AgentTimeout) as exc:
+            raise AgentError(f"agent 'uci:{self.path}' cannot be started: {exc}") from None
+        finally:
+            self.close()
 
     def choose_move(self, gameboard, colour, rng):
         if self.proc is None:

@@ -32,8 +32,8 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, BENCH)
 
 from ab_vs_opponent import play_all, replay, report  # noqa: E402
-from harness.game import move_from_name  # noqa: E402
-from harness.rules import RULES  # noqa: E402
+from harness.variants.cs3243.game import move_from_name  # noqa: E402
+from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 DEFAULT_POSITIONS = os.path.join(BENCH, "hard_positions.json")
 COLLECT_MIN_PLIES = 70

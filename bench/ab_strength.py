@@ -4,12 +4,12 @@ Run: python bench/ab_strength.py [--budgets 1000 2000 4000 8000] [--games 20] [-
                                  [--seed 3243] [--timing-games 10] [--positions 24] [--ab AB.py]
 
 1. Ladder. For each N in --budgets, AB.py with a budget of N nodes per move plays AB.py with
-   2N, --games games. Each side is its own copy of AB.py (agents.student.StudentAgent, a
+   2N, --games games. Each side is its own copy of AB.py (harness.student.StudentAgent, a
    fresh module per game and side; as Black it sees the mirrored board), with the budget
    constant (NODE_BUDGET) set on that copy after loading; a per-game cap derived from it
    (GAME_CAP, when AB.py has one) keeps its ratio to the budget. Every game starts from a
    seeded random 2-ply opening (two uniformly random plies from the start position with
-   harness.game.Game), then the referee (harness.referee.play_game) plays it out. Openings come
+   harness.variants.cs3243.game.Game), then the referee (harness.referee.play_game) plays it out. Openings come
    in pairs: game 2k and 2k+1 share opening seed --seed + k, with the 2N side White in game 2k
    and Black in 2k+1. The same openings are used on every rung. The opening plies count toward
    the 50-ply rule.
@@ -45,8 +45,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from agents import make_agent  # noqa: E402
-from agents.student import StudentAgent  # noqa: E402
-from harness.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
+from harness.student import StudentAgent  # noqa: E402
+from harness.variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
+from harness import stats  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 
 BUDGET_NAME = "NODE_BUDGET"
@@ -167,22 +168,10 @@ def nodes_per_second(path, budget, positions):
 
 # -- statistics ----------------------------------------------------------------------------------
 
-def elo_of(score):
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
-def elo_with_margin(w, d, l):
-    """(score, Elo, low, high) from one side's W/D/L: Elo at the score and at score -+ 1.96
-    standard errors (the 95 % interval; an end past 0 % or 100 % is infinite)."""
-    games = w + d + l
-    score = (w + d / 2) / games
-    variance = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / games
-    error = math.sqrt(variance / games)
-    return score, elo_of(score), elo_of(score - 1.96 * error), elo_of(score + 1.96 * error)
+def elo_with_margin(w, d, losses):
+    """(score, Elo, low, high) from one side's W/D/L (harness.stats: the Elo at the score and at
+    score -+ 1.96 standard errors, the 95 % interval; an end past 0 % or 100 % is infinite)."""
+    return (stats.score(w, d, losses), stats.elo(w, d, losses)) + stats.elo_interval(w, d, losses)
 
 
 def fmt_one(elo):

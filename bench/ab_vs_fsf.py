@@ -7,7 +7,7 @@ Per rung (one node limit for the engine) it plays --games games. Each game start
 seeded random 2-ply opening (two uniformly random plies from the start position), then hands
 the position to the players; openings come in pairs, so each one is played once with AB.py as
 White and once as Black (colours alternate game by game). AB.py is loaded with
-agents.student.StudentAgent (a fresh module for each game; as Black it sees the mirrored
+harness.student.StudentAgent (a fresh module for each game; as Black it sees the mirrored
 board) and the engine is agents.uci.UciAgent (one process per game). The opening plies count
 toward the 50-ply rule, as the spec says.
 
@@ -34,15 +34,15 @@ from typing import Dict, List, Optional, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from agents.student import StudentAgent  # noqa: E402
+from harness.student import StudentAgent  # noqa: E402
 from agents.uci import UciAgent  # noqa: E402
-from harness.fen import engine_record_fields  # noqa: E402
-from harness.game import Game  # noqa: E402
+from harness.variants.cs3243.fen import engine_record_fields  # noqa: E402
+from harness.variants.cs3243.game import Game  # noqa: E402
+from harness import stats  # noqa: E402
 from harness.referee import play_game  # noqa: E402
-from harness.variant import BLACK, WHITE  # noqa: E402
+from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 
 OPENING_PLIES = 2
-Z95 = 1.959964
 
 
 def opening(seed: int, pair: int, fifty: int, max_plies: int) -> Game:
@@ -85,24 +85,11 @@ def ab_points(record: dict) -> Optional[float]:
     return None
 
 
-def elo(score: float) -> float:
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
 def elo_with_margin(points: List[float]) -> Tuple[float, float, float]:
-    """(score, Elo difference, 95 % margin in Elo) of a list of per-game points."""
-    n = len(points)
-    score = sum(points) / n
-    variance = sum((x - score) ** 2 for x in points) / n
-    stderr = math.sqrt(variance / n)
-    low, high = max(score - Z95 * stderr, 0.0), min(score + Z95 * stderr, 1.0)
-    diff = elo(score)
-    margin = (elo(high) - elo(low)) / 2 if stderr > 0 else (0.0 if math.isfinite(diff) else math.nan)
-    return score, diff, margin
+    """(score, Elo difference, 95 % margin in Elo) of a list of per-game points (harness.stats)."""
+    wins, draws = points.count(1.0), points.count(0.5)
+    losses = len(points) - wins - draws
+    return stats.score(wins, draws, losses), stats.elo(wins, draws, losses), stats.elo_margin(wins, draws, losses)
 
 
 def format_elo(diff: float, margin: float) -> str:

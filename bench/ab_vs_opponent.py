@@ -7,7 +7,7 @@ Every file (default: AB.py) plays the opponent as White and as Black on every se
 half-open range --seeds. The seed drives the opponent's random tie-breaks; AB.py is
 deterministic (its search is bounded by nodes, not time), so the files meet the same opponent
 and any difference between them comes from their own moves. Games run in process through
-agents.student.StudentAgent (a fresh module per game; as Black it sees the mirrored board) and
+harness.student.StudentAgent (a fresh module per game; as Black it sees the mirrored board) and
 harness.referee.play_game, --jobs at a time; --budget sets NODE_BUDGET on every copy (GAME_CAP
 keeps its ratio), as bench/ab_strength.py does.
 
@@ -39,9 +39,9 @@ sys.path.insert(0, BENCH)
 
 from ab_strength import BUDGET_NAME, CAP_NAME, ab_agent  # noqa: E402
 from agents import make_agent  # noqa: E402
-from harness.game import Game, move_from_name  # noqa: E402
+from harness.variants.cs3243.game import Game, move_from_name  # noqa: E402
 from harness.referee import play_game  # noqa: E402
-from harness.rules import RULES  # noqa: E402
+from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 LEAD_PLIES = (40, 60)
 LEAD_MARGIN = 300

@@ -18,9 +18,9 @@ from collections import Counter
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents import make_agent  # noqa: E402
-from harness.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
+from harness.variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
 from harness.referee import play_game  # noqa: E402
-from harness.rules import RULES  # noqa: E402
+from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 AGENTS = ("dummy", "random", "greedy", "smart", "minimax")
 # (agent, opponent, target win rate or None when the match is only informative)

@@ -1,7 +1,7 @@
 """Leaf nodes per second for perft from the start position (the last ply counted in bulk).
 
 It also measures, side by side in one run, the two ways of making a move: copying the board
-(what harness.rules.perft does) against changing it in place and undoing the change.
+(what harness.variants.cs3243.rules.perft does) against changing it in place and undoing the change.
 
 Run: python bench/perft.py [DEPTH]   (default 5)
 """
@@ -11,8 +11,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from harness.game import Game  # noqa: E402
-from harness.rules import Rules, perft  # noqa: E402
+from harness.variants import find_variant  # noqa: E402
+from harness.variants.cs3243.game import Game  # noqa: E402
+from harness.variants.cs3243.rules import Rules, perft  # noqa: E402
 
 
 def perft_in_place(rules: Rules, board, side: int, depth: int) -> int:
@@ -45,12 +46,19 @@ def main() -> None:
     depth = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     game = Game()
     print(f"Python {sys.version.split()[0]}, perft {depth} from the start, best of 3")
+    variant = find_variant("cs3243")
+    state = variant.start()
+    seam_nodes, seam_s = best_of(3, lambda: variant.perft(state, depth))
     copy_nodes, copy_s = best_of(3, lambda: perft(game.rules, game.board, game.side, depth))
+    assert seam_nodes == copy_nodes
     undo_nodes, undo_s = best_of(3, lambda: perft_in_place(game.rules, list(game.board), game.side, depth))
     assert copy_nodes == undo_nodes
-    print(f"copy-make (harness.rules.perft): {copy_nodes} leaves in {copy_s:.3f} s = {copy_nodes / copy_s:,.0f} leaves/s")
-    print(f"make/undo in place             : {undo_nodes} leaves in {undo_s:.3f} s = {undo_nodes / undo_s:,.0f} leaves/s")
+    for label, nodes, seconds in (("variant interface (perft CLI)", seam_nodes, seam_s),
+                                  ("copy-make (cs3243 rules.perft)", copy_nodes, copy_s),
+                                  ("make/undo in place", undo_nodes, undo_s)):
+        print(f"{label:<31}: {nodes} leaves in {seconds:.3f} s = {nodes / seconds:,.0f} leaves/s")
     print(f"copy-make / in-place speed ratio: {undo_s / copy_s:.2f}")
+    print(f"variant interface / direct speed ratio: {copy_s / seam_s:.3f}")
 
 
 if __name__ == "__main__":

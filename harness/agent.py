@@ -14,6 +14,10 @@ class Agent:
 
     name = "agent"
 
+    def verify(self) -> None:
+        """Called once before a run's first game: AgentError (one line naming the agent and the
+        cause) when it cannot be started at all, e.g. an engine that refuses the handshake."""
+
     def start_game(self, colour: str, seed: int) -> None:
         """Called once before the game's first move (a process-backed agent starts here,
         outside the move clock)."""
@@ -38,7 +42,12 @@ class AgentError(Exception):
 
 
 class AgentTimeout(Exception):
-    """The agent did not answer within its time limit."""
+    """The agent did not answer within its time limit; `game_clock` when the limit that ran out
+    was what was left of its thinking time for the game (see `Agent.set_deadline`)."""
+
+    def __init__(self, message: str, game_clock: bool = False):
+        super().__init__(message)
+        self.game_clock = game_clock
 
 
 class AgentCrash(Exception):

@@ -10,19 +10,20 @@ import sys
 import time
 from typing import List, NoReturn, Optional
 
-from agents.base import AgentError
-from . import board_text, players
-from .check import check_file, format_problem
-from .config import ConfigError, read_config
-from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, course_move, interleave, move_name
+from . import players, stats
+from .agent import AgentError
+from .check import check_file, check_summary, format_problem
+from .game import Game
 from .referee import play_game
-from .report import (DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry, plan_report,
-                     render_text, write_report)
-from .results import ResultsError
-from .rules import perft
+from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
+                     plan_report, render_text, write_report)
+from .results import ResultsError, append_record, outcome
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .series import SeriesError, SeriesPlan, run_plans
-from .variant import BLACK, WHITE
+from .variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
+from .variants.base import BLACK, Variant
+from .variants.cs3243.config import ConfigError
+from .variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES
 
 DEFAULT_OUT = "reports"
 
@@ -38,12 +39,21 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def load_start(config: Optional[str], to_move: str = WHITE, **limits) -> Game:
-    """A Game from the start position or from a config file."""
-    if config is None:
-        return Game(to_move=to_move, **limits)
-    setup = read_config(config)
-    return Game(interleave(setup.white, setup.black), to_move=to_move, **limits)
+def variant_of(args) -> Variant:
+    try:
+        return find_variant(getattr(args, "variant", None) or DEFAULT_VARIANT)
+    except UnknownVariant as exc:
+        raise UsageError(str(exc)) from None
+
+
+def start_options(args, variant: Variant) -> dict:
+    """The variant's start options from --fifty, --max-plies, --config and --fen."""
+    try:
+        return variant.game_options(fifty=getattr(args, "fifty", None),
+                                    max_plies=getattr(args, "max_plies", None),
+                                    config=getattr(args, "config", None), fen=getattr(args, "fen", None))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def positive_int(text: str) -> int:
@@ -73,26 +83,27 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def agent_spec(spec: str) -> str:
+def agent_spec(spec: str, variant: str = DEFAULT_VARIANT) -> str:
     """Check an agent spec early, so a typo is one line before any game starts."""
-    players.check_spec(spec)
+    players.check_spec(spec, variant)
     return spec
-
-
-def config_file(path: Optional[str]) -> Optional[str]:
-    if path is not None:
-        read_config(path)          # ConfigError names the file and line
-    return path
 
 
 # ----------------------------------------------------------------------------- perft
 
 
 def cmd_perft(args) -> int:
-    game = load_start(args.config, BLACK if args.black else WHITE)
+    variant = variant_of(args)
+    options = start_options(args, variant)
+    if args.black:
+        if variant.name != "cs3243":
+            raise UsageError(f"--black is for cs3243 positions; {variant.name} takes the side from --fen")
+        options["to_move"] = BLACK
+    state = variant.start(**options)
+    print("depth nodes seconds", flush=True)
     for depth in range(1, args.depth + 1):
         started = time.perf_counter()
-        nodes = perft(game.rules, game.board, game.side, depth)
+        nodes = variant.perft(state, depth)
         print(f"{depth} {nodes} {time.perf_counter() - started:.3f}", flush=True)
     return 0
 
@@ -120,30 +131,34 @@ def print_output_notes(record: dict) -> None:
 
 
 def cmd_play(args) -> int:
-    agent_spec(args.white)
-    agent_spec(args.black)
-    game = load_start(config_file(args.config), fifty_limit=args.fifty, max_plies=args.max_plies)
-    print(f"White: {args.white}   Black: {args.black}   seed {args.seed}   "
-          f"draw after {args.fifty} quiet plies, at most {args.max_plies} plies")
-    print(board_text.render(game.gameboard))
-    print(f"({board_text.legend()}; upper case White, lower case Black)\n", flush=True)
+    variant = variant_of(args)
+    agent_spec(args.white, variant.name)
+    agent_spec(args.black, variant.name)
+    game = Game(variant, variant.start(**start_options(args, variant)))
+    print(f"White: {args.white}   Black: {args.black}   seed {args.seed}   {variant.describe(game.state)}")
+    print(variant.board_text(game.state))
+    print(f"({variant.legend()}; upper case White, lower case Black)\n", flush=True)
 
     def show(game: Game, colour: str, move, seconds: float) -> None:
-        name = move_name(game.rules, move)
-        print(f"{game.plies:>3}. {colour:<5} {name}  ({seconds:.3f} s)")
-        print(board_text.render(game.gameboard, marked=course_move(game.rules, move)), flush=True)
+        print(f"{game.plies:>3}. {colour:<5} {variant.move_name(move)}  ({seconds:.3f} s)")
+        print(variant.board_text(game.state, last=move), flush=True)
 
-    white = players.build(args.white, args.move_timeout)
-    black = players.build(args.black, args.move_timeout)
+    white = players.build(args.white, args.move_timeout, variant.name)
+    black = players.build(args.black, args.move_timeout, variant.name)
     try:
-        record = play_game(white, black, args.seed, game, on_move=show)
+        record = play_game(white, black, args.seed, game, on_move=show, game_time=args.game_time)
     finally:
         white.close()
         black.close()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            append_record(handle, {"game": 0, **record})
     print(f"\n{describe_result(record)}")
     if record["error"]:
         print(f"Error: {record['error']}")
     print_output_notes(record)
+    if args.out:
+        print(f"saved: {args.out} (python -m harness replay {args.out} --game 0)")
     return 0
 
 
@@ -151,23 +166,49 @@ def cmd_play(args) -> int:
 
 
 def series_limits(args) -> dict:
+    variant = variant_of(args)
+    start_options(args, variant)          # a bad option or config file is one line, now
     return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
-            "move_timeout": args.move_timeout, "config": config_file(args.config)}
+            "move_timeout": args.move_timeout, "config": args.config, "variant": variant.name,
+            "fen": getattr(args, "fen", None), "game_time": args.game_time, "openings": args.openings or 0}
+
+
+def progress_mode(args) -> Optional[str]:
+    return "none" if args.quiet else (args.progress or "auto")
+
+
+_RESUME_HINT: List[str] = []     # set while a run is going: what to tell the user on Ctrl-C
+
+
+def runs_in(out: str) -> None:
+    _RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command with --resume "
+                       f"to play the rest"]
 
 
 def cmd_series(args) -> int:
-    agent_spec(args.white)
-    agent_spec(args.black)
+    limits = series_limits(args)
+    agent_spec(args.white, limits["variant"])
+    agent_spec(args.black, limits["variant"])
     out = args.out or os.path.join(DEFAULT_OUT, directory_name(f"{args.white}-vs-{args.black}"))
     plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games,
-                      **series_limits(args))
-    records = run_plans([plan], jobs=args.jobs, resume=args.resume, progress=not args.quiet)[0]
+                      swap=bool(limits["openings"]), **limits)
+    runs_in(out)
+    records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
+                        progress=progress_mode(args))[0]
     score = {key: sum(1 for r in records if r["result"] == key) for key in ("white", "draw", "black")}
     endings = {}
     for r in records:
         endings[r["reason"]] = endings.get(r["reason"], 0) + 1
     print(f"{args.white} (White) vs {args.black} (Black): {len(records)} games: "
           f"White won {score['white']}, {score['draw']} drawn, Black won {score['black']}")
+    if plan.swap:      # colours reversed game by game: the score is the first agent's, not White's
+        first = [outcome(r, plan.first_colour(r["game"])) for r in records]
+        wins, losses, draws = first.count("win"), first.count("loss"), first.count("draw")
+        print(f"(with --openings, games alternate colours: the lines below are {args.white}'s results)")
+    else:
+        wins, losses, draws = score["white"], score["black"], score["draw"]
+    print(stats.score_line(args.white, args.black, wins, losses, draws))
+    print(stats.elo_line(wins, losses, draws))
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items(), key=lambda i: -i[1])))
     for colour in ("white", "black"):
         printed = sum(1 for r in records if (r.get("printed") or {}).get(colour))
@@ -182,21 +223,28 @@ def cmd_series(args) -> int:
 
 
 def opponent_list(text: str) -> List[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
         raise argparse.ArgumentTypeError("no opponent named")
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"an empty opponent name in '{text}'")
     if len(set(names)) != len(names):
         raise argparse.ArgumentTypeError(f"an opponent is named twice in '{text}'")
     return names
 
 
 def cmd_report(args) -> int:
-    agent_spec(args.agent)
-    for opponent in args.opponents:
-        agent_spec(opponent)
-    colours = ("white", "black") if args.colour == "both" else (args.colour,)
     limits = series_limits(args)
+    agent_spec(args.agent, limits["variant"])
+    for opponent in args.opponents:
+        agent_spec(opponent, limits["variant"])
+    colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
+    check = check_summary(args.agent, args.move_timeout) if players.is_file_spec(args.agent, limits["variant"]) else None
+    if check is not None and not check["accepted"] and not args.quiet:
+        print(f"note: the course's check rejects {args.agent}: {'; '.join(check['problems'][:3])}",
+              file=sys.stderr, flush=True)
+    runs_in(args.out)
 
     def done(plan, records) -> None:
         if not args.quiet:
@@ -206,12 +254,12 @@ def cmd_report(args) -> int:
                   f"L{len(records) - wins - draws}", file=sys.stderr, flush=True)
 
     all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
-                            fresh=not args.resume, progress=not args.quiet, on_plan_done=done)
-    entries = {key: opponent_entry(opponent, colour, records)
-               for (key, opponent, colour, _), records in zip(laid_out, all_records)}
-    settings = {"games": args.games, "colour": args.colour, "opponents": args.opponents,
-                "jobs": args.jobs or os.cpu_count(), **limits}
-    report = build_report(args.agent, settings, entries)
+                            fresh=args.force, progress=progress_mode(args), on_plan_done=done)
+    entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
+               for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
+    settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
+                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits}
+    report = build_report(args.agent, settings, entries, check)
     write_report(args.out, report)
     print(render_text(report), end="")
     print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}")
@@ -222,55 +270,88 @@ def cmd_report(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if os.path.isdir(args.file):
+        raise UsageError(f"'{args.file}' is a folder: pass the .py file to check, e.g. {os.path.join(args.file, 'AB.py')}")
     if not os.path.isfile(args.file):
         raise UsageError(f"file '{args.file}' does not exist")
-    problems = check_file(args.file, args.move_timeout)
-    for problem in problems:
+    warnings: list = []
+    problems = check_file(args.file, args.move_timeout, warnings)
+    for problem in sorted(problems + [(line, "warning: " + text) for line, text in warnings]):
         print(format_problem(args.file, problem))
     if not problems:
-        print(f"{args.file}: OK, the course's autograder checks pass")
+        count = f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})" if warnings else ""
+        print(f"{args.file}: OK, the course's autograder checks pass{count}")
     return 1 if problems else 0
 
 
 # ----------------------------------------------------------------------------- parser
 
 
+def add_variant_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="NAME",
+                   help=f"the game: {', '.join(variant_names())} (default {DEFAULT_VARIANT})")
+
+
 def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument("--seed", type=whole_number, default=0, metavar="S", help=seed_help)
-    p.add_argument("--fifty", type=positive_int, default=DEFAULT_FIFTY_LIMIT, metavar="PLIES",
-                   help=f"draw after this many plies without a capture (default {DEFAULT_FIFTY_LIMIT})")
-    p.add_argument("--max-plies", type=positive_int, default=DEFAULT_MAX_PLIES, metavar="PLIES",
-                   help=f"draw when a game reaches this many plies (default {DEFAULT_MAX_PLIES})")
+    add_variant_option(p)
+    p.add_argument("--fifty", type=positive_int, default=None, metavar="PLIES",
+                   help=f"cs3243: draw after this many plies without a capture (default {DEFAULT_FIFTY_LIMIT})")
+    p.add_argument("--max-plies", type=positive_int, default=None, metavar="PLIES",
+                   help=f"draw when a game reaches this many plies (cs3243 default {DEFAULT_MAX_PLIES}, "
+                        f"congo 300)")
     p.add_argument("--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
                    metavar="SECONDS", help="a .py file agent loses a move it has not answered in "
                                            f"this time (default {DEFAULT_MOVE_TIMEOUT:g})")
-    p.add_argument("--config", metavar="FILE", help="start from the position in this config.txt")
+    p.add_argument("--config", metavar="FILE", help="cs3243: start from the position in this config.txt")
+    p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
+
+
+def add_game_time_option(p: argparse.ArgumentParser, default: Optional[float]) -> None:
+    p.add_argument("--game-time", type=positive_seconds, default=default, metavar="SECONDS",
+                   help="an agent whose thinking over one game passes this loses by game_time "
+                        + (f"(default {default:g}, the course's limit per game)" if default else "(default: no limit)"))
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                    help="games played at once (default: the number of cores)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue an interrupted run in --out, playing only the missing games")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--resume", action="store_true",
+                       help="continue an interrupted run in --out, playing only the missing games")
+    group.add_argument("--force", action="store_true",
+                       help="start over in an --out that already holds games (they are discarded)")
+    p.add_argument("--progress", choices=("bar", "plain", "none"), default=None,
+                   help="a progress bar, a plain line every few seconds, or nothing "
+                        "(default: a bar on a terminal, plain lines otherwise)")
+    p.add_argument("--quiet", action="store_true", help="no progress (same as --progress none)")
+    p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
+                   help="strength testing: each pair of games starts from a position reached by PLIES "
+                        "seeded random plies, the second game with the colours reversed")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="python -m harness",
-                    description="7x7 fairy minichess (CS3243): rules, referee, series and reports.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    agents_help = "dummy, random, greedy, smart, minimax, or a path to a .py file with studentAgent"
+                    description="Minichess assignments (CS3243 7x7 fairy minichess first): rules, referee, "
+                                "series and reports. `python -m harness COMMAND --help` for a command's options.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    agents_help = ("a built-in (cs3243: dummy, random, greedy, smart, minimax), a path to a .py file with "
+                   "studentAgent, or uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish)")
 
     p = sub.add_parser("perft", help="count move sequences from a position (rules check)")
     p.add_argument("depth", type=positive_int, metavar="DEPTH")
-    p.add_argument("--config", metavar="FILE", help="start from this config.txt position")
-    p.add_argument("--black", action="store_true", help="Black moves first")
+    p.add_argument("--config", metavar="FILE", help="cs3243: start from this config.txt position")
+    p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
+    p.add_argument("--black", action="store_true", help="cs3243: Black moves first")
+    add_variant_option(p)
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("play", help="one game shown move by move")
     p.add_argument("--white", required=True, metavar="AGENT", help=agents_help)
     p.add_argument("--black", required=True, metavar="AGENT", help=agents_help)
     add_game_options(p, "the game's seed (default 0)")
+    add_game_time_option(p, None)
+    p.add_argument("--out", metavar="FILE", help="also save the game as a results record (JSON line) for replay")
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("series", help="N games between two agents, in parallel, with results.jsonl")
@@ -280,6 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR",
                    help=f"where results go (default {DEFAULT_OUT}/WHITE-vs-BLACK)")
     add_game_options(p, "game i is played with seed S+i (default 0)")
+    add_game_time_option(p, None)
     add_run_options(p)
     p.set_defaults(run=cmd_series)
 
@@ -295,6 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help=f"where report.json, report.md and the games go (default {DEFAULT_OUT})")
     add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
+    add_game_time_option(p, COURSE_GAME_SECONDS)
     add_run_options(p)
     p.set_defaults(run=cmd_report)
 
@@ -312,6 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
     try:
         return args.run(args)
     except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
@@ -321,5 +407,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("interrupted" + (f": {_RESUME_HINT[0]}" if _RESUME_HINT else ""), file=sys.stderr, flush=True)
         return 130
+
+
+def entry() -> None:
+    """The `minichess` command (pyproject.toml's console script), equal to `python -m harness`."""
+    sys.exit(main())

@@ -1,36 +1,72 @@
-"""Turns an agent spec from the command line into an Agent for one game.
+"""The composition root: an agent spec from the command line -> an Agent for one game.
 
-Built-in names (and any other spec `agents.make_agent` knows, such as ``uci:...``) run in this
-process: they are ours and fast. A path to a ``.py`` file is a student's file and runs in a
-sandboxed process (`harness.sandbox`). `check_spec` turns every bad spec into a one-line
-AgentError before any game starts.
+A spec is a built-in name of the variant (the `agents` registry; ours, run in this process), a
+path to a ``.py`` file (CS3243: a student's file, run sandboxed by `harness.sandbox`), or
+``uci:PATH[,...]`` (a UCI engine, CS3243). `check_spec` turns every bad spec into a one-line
+AgentError before any game starts. This module and the CLI are the only harness modules that
+import `agents`.
 """
 import os
 
-from agents import is_file_spec as is_file, make_agent
-from agents.base import Agent, AgentError
+import agents
+from .agent import Agent, AgentError
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
+from .variants import DEFAULT_VARIANT
+
+UCI_PREFIX = agents.UCI_PREFIX
 
 
-def check_spec(spec: str) -> None:
+def is_file_spec(spec: str, variant: str = DEFAULT_VARIANT) -> bool:
+    """A student's file: ends in .py or names a path (an engine or program spec is not one)."""
+    if spec in agents.builtin_names(variant) or ":" in spec.split(os.sep)[0].split("/")[0]:
+        return False
+    return spec.endswith(".py") or os.sep in spec or "/" in spec
+
+
+def agent_forms(variant: str = DEFAULT_VARIANT) -> str:
+    """The agent forms a variant accepts, for help texts and errors."""
+    names = "one of " + ", ".join(agents.builtin_names(variant))
+    if variant == "cs3243":
+        return f"{names}, a path to a .py file or uci:PATH"
+    return names
+
+
+def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
     """AgentError with a one-line reason when `spec` cannot be played."""
-    if is_file(spec):
+    if is_file_spec(spec, variant):
+        if variant != "cs3243":
+            raise AgentError(f"agent '{spec}': {variant} does not run .py files; use {agent_forms(variant)}")
         if not os.path.exists(spec):
             raise AgentError(f"agent file '{spec}' does not exist")
         if not os.path.isfile(spec) or not spec.endswith(".py"):
             raise AgentError(f"agent '{spec}' is not a .py file")
+        SandboxAgent(spec).verify()
         return
     try:
-        agent = make_agent(spec)
+        agent = make(spec, variant)
     except AgentError:
         raise
     except ImportError as exc:
         raise AgentError(f"agent '{spec}' is not available ({exc})") from None
-    agent.close()
+    try:
+        agent.verify()
+    finally:
+        agent.close()
 
 
-def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> Agent:
+def make(spec: str, variant: str = DEFAULT_VARIANT) -> Agent:
+    """An in-process agent (a built-in or an engine)."""
+    if spec.startswith(UCI_PREFIX):
+        if variant != "cs3243":
+            raise AgentError(f"agent '{spec}': UCI engines play cs3243 only")
+        return agents.make_uci(spec)
+    if spec in agents.builtin_names(variant):
+        return agents.make_builtin(spec, variant)
+    raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
+
+
+def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT) -> Agent:
     """A fresh agent for one game (the caller closes it)."""
-    if is_file(spec):
+    if is_file_spec(spec, variant):
         return SandboxAgent(spec, move_timeout, name=spec)
-    return make_agent(spec)
+    return make(spec, variant)

@@ -1,19 +1,19 @@
 """Plays one game between two agents and says how it ended: the one place games are scored.
 
-Data flows one way: the referee's Game -> a fresh copy of the gameboard -> the agent -> its
-answer -> validation -> Game.play -> a result record. An agent that raises, times out or
-answers with anything but one of its pseudo-legal moves loses that game. Agents never see the
-referee's own board, only copies; a copy that comes back changed is counted, not trusted.
+Data flows one way: the Game's state -> what the variant's protocol shows the agent to move (for
+CS3243 a fresh copy of the course's gameboard dict) -> its answer -> the protocol reads it ->
+Game.play -> a result record. An agent that raises, times out, runs out of its game time or
+answers with anything but one of its moves loses that game. Agents never see the referee's own
+state, only what the protocol gives them; a view that comes back changed is counted, not trusted.
 """
 import random
 import time
 from typing import Any, Callable, Dict, List, Optional
 
-from agents.base import Agent, AgentTimeout
-from .fen import engine_record_fields
-from .game import CRASH, ILLEGAL_MOVE, TIMEOUT, Game
-from .rules import Move
-from .variant import BLACK, WHITE
+from .agent import Agent, AgentCrash, AgentTimeout
+from .game import Game
+from .variants import DEFAULT_VARIANT, find_variant
+from .variants.base import BLACK, OTHER, WHITE, Fault, Move, Outcome, Termination
 
 SECONDS_DIGITS = 6       # think times are recorded to the microsecond
 
@@ -26,19 +26,6 @@ def agent_rng(seed: int, colour: str) -> random.Random:
     return random.Random(f"{seed}:{colour}")
 
 
-def parse_answer(game: Game, answer: Any) -> Optional[Move]:
-    """The internal move for an agent's answer, or None unless it is one of the mover's moves.
-    Accepted forms: a tuple or list of two squares, each a (column letter, int row) pair."""
-    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return None
-    v = game.rules.variant
-    s, t = v.square_index(answer[0]), v.square_index(answer[1])
-    if s is None or t is None:
-        return None
-    move = (s, t)
-    return move if game.board[s] * game.side > 0 and move in game.rules.moves_from(game.board, s) else None
-
-
 def describe(answer: Any, limit: int = 200) -> str:
     try:
         text = repr(answer)
@@ -47,58 +34,67 @@ def describe(answer: Any, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _start(agent: Agent, colour: str, seed: int) -> None:
-    """Agents with a per-game setup (`start_game`: the sandbox starts its process and imports
-    the file, outside the move clock) get their colour and the game's seed."""
-    start = getattr(agent, "start_game", None)
-    if callable(start):
-        start(colour, seed)
+def fault_of(exc: BaseException, colour: str) -> Fault:
+    """The structured cause of an agent's failure; the text never names the harness's own
+    exception classes (an agent's crash reads like the agent's own error)."""
+    if isinstance(exc, AgentTimeout):
+        return Fault(colour, str(exc))
+    if isinstance(exc, AgentCrash):
+        return Fault(colour, str(exc), exc.exc_type, exc.line)
+    return Fault(colour, f"{type(exc).__name__}: {exc}", type(exc).__name__)
 
 
 def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None,
-              on_move: Optional[MoveObserver] = None) -> Dict[str, Any]:
-    """Play `game` (default: the start position) to its end; return the game's record.
+              on_move: Optional[MoveObserver] = None,
+              game_time: Optional[float] = None) -> Dict[str, Any]:
+    """Play `game` (default: CS3243's start position) to its end; return the game's record.
 
+    game_time: when given, each side's thinking summed over the game may not pass it; the side
+    that runs out loses by `game_time` (and no single move may take longer than what is left).
     The caller owns the agents and closes them afterwards."""
-    game = game or Game()
+    game = game or Game(find_variant(DEFAULT_VARIANT))
+    protocol = game.variant.protocol
     agents = {WHITE: white, BLACK: black}
     for colour, agent in agents.items():
-        _start(agent, colour, seed)
+        agent.start_game(colour, seed)
     rngs = {colour: agent_rng(seed, colour) for colour in agents}
     seconds: Dict[str, List[float]] = {colour: [] for colour in agents}
     mutated = {colour: 0 for colour in agents}
-    error = None
     while not game.adjudicate():
         colour = game.to_move
-        shown = dict(game.gameboard)
-        before = list(shown.items())
+        agent = agents[colour]
+        if game_time is not None:
+            agent.set_deadline(game_time - sum(seconds[colour]))
+        view = protocol.view(game.state, colour)
         started = time.perf_counter()
+        failure = None
         try:
-            answer = agents[colour].choose_move(shown, colour, rngs[colour])
-        except AgentTimeout as exc:
-            answer, error = None, f"{colour}: {exc}"
-            game.win_for(-game.side, TIMEOUT)
-        except Exception as exc:  # an agent's bug must not stop the referee
-            answer, error = None, f"{colour}: {type(exc).__name__}: {exc}"
-            game.win_for(-game.side, CRASH)
+            answer = agent.choose_move(view, colour, rngs[colour])
+        except (Exception, AgentTimeout) as exc:   # an agent's bug must not stop the referee
+            answer, failure = None, exc
         elapsed = time.perf_counter() - started
         seconds[colour].append(elapsed)
-        if list(shown.items()) != before:
+        if protocol.changed(view, game.state):
             mutated[colour] += 1
-        if game.over:
+        clock_ran_out = isinstance(failure, AgentTimeout) and failure.game_clock
+        if game_time is not None and (clock_ran_out or sum(seconds[colour]) > game_time):
+            game.finish(Outcome(Termination.GAME_TIME, OTHER[colour], Fault(
+                colour, f"its thinking over the game passed {game_time:g} s")))
             break
-        move = parse_answer(game, answer)
+        if failure is not None:
+            kind = Termination.TIMEOUT if isinstance(failure, AgentTimeout) else Termination.CRASH
+            game.finish(Outcome(kind, OTHER[colour], fault_of(failure, colour)))
+            break
+        move = protocol.read(game.state, answer)
         if move is None:
-            error = f"{colour}: illegal answer {describe(answer)}"
-            game.win_for(-game.side, ILLEGAL_MOVE)
+            game.finish(Outcome(Termination.ILLEGAL_MOVE, OTHER[colour],
+                                Fault(colour, f"illegal answer {describe(answer)}")))
             break
         game.play(move)
         if on_move is not None:
             on_move(game, colour, move, elapsed)
-    printed = {}
-    for colour, agent in agents.items():
-        output = getattr(agent, "printed_output", None)
-        printed[colour.lower()] = output() if callable(output) else None
+    printed = {colour.lower(): agent.printed_output() for colour, agent in agents.items()}
+    fault = game.outcome.fault
     return {
         "seed": seed,
         "white": white.name,
@@ -108,12 +104,11 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
         "plies": game.plies,
         "moves": game.move_names(),
         "think": {colour.lower(): think_stats(values) for colour, values in seconds.items()},
-        "error": error,
+        "error": fault.text() if fault else None,
         "printed": printed,
         "mutated": {colour.lower(): count for colour, count in mutated.items()},
-        "fifty": game.fifty_limit,
-        "max_plies": game.max_plies,
-        **engine_record_fields(game),
+        **game.record_fields(),
+        "variant": game.variant.name,
     }
 
 

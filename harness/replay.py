@@ -16,9 +16,9 @@ import os
 import sys
 from typing import Any, Dict, Iterator, List
 
-from .fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
-from .game import move_name
-from .rules import RULES, Rules
+from .variants.cs3243.fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
+from .variants.cs3243.game import move_name
+from .variants.cs3243.rules import RULES, Rules
 
 
 def board_lines(rules: Rules, board) -> List[str]:
@@ -105,43 +105,118 @@ def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
         yield f"note: replaying the moves here ends with {game.reason} (record says {reason})"
 
 
-def load_record(path: str, game: int) -> Dict[str, Any]:
-    """The record of game `game` in a results file; ValueError with a one-line reason."""
+def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
+    """The replay of a record of any variant, through the variant interface only: each ply's
+    number, mover and move name, and the board after it."""
+    options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
     try:
-        with open(path, encoding="utf-8") as handle:
+        state = variant.start(**options)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the record's start cannot be set up: {exc}") from None
+    header = f"game {record.get('game', '?')}: {record.get('white', '?')} (White) vs {record.get('black', '?')} (Black)"
+    if record.get("seed") is not None:
+        header += f", seed {record['seed']}"
+    yield header + f" ({variant.name})"
+    yield f"ply 0: start, {variant.to_move(state)} to move"
+    yield from variant.board_text(state).splitlines()
+    for ply, text in enumerate(record.get("moves") or [], 1):
+        mover = variant.to_move(state)
+        try:
+            move = variant.parse_move(text)
+        except (TypeError, ValueError):
+            move = None
+        if move is None or move not in variant.legal_moves(state):
+            yield f"ply {ply}: {mover} {text!r} is not a legal move here: the record is inconsistent"
+            return
+        state = variant.apply(state, move)
+        yield ""
+        yield f"ply {ply}: {mover} {variant.move_name(move)}"
+        yield from variant.board_text(state, last=move).splitlines()
+    yield ""
+    result, reason = record.get("result"), record.get("reason")
+    yield (f"result: {result.capitalize()} wins ({reason})" if result in ("white", "black")
+           else f"result: {result} ({reason})")
+    if record.get("error"):
+        yield f"error: {record['error']}"
+
+
+def record_lines(record: Dict[str, Any], expected_variant=None) -> Iterator[str]:
+    """The replay of a record, by its variant (records without one are cs3243's). ValueError
+    when `expected_variant` is given and the record is of another."""
+    from .variants import find_variant
+    name = record.get("variant") or "cs3243"
+    if expected_variant is not None and expected_variant != name:
+        raise ValueError(f"the record is a game of {name}, not {expected_variant}")
+    if name == "cs3243":
+        return replay_lines(record)
+    return variant_replay_lines(record, find_variant(name))
+
+
+def load_record(path: str, game: int, warn=None) -> Dict[str, Any]:
+    """The record of game `game` in a results file; ValueError with a one-line reason. Lines that
+    are not records are named (FILE:LINE): when the game asked for is found elsewhere they are
+    only warned about (to `warn`, default stderr), and when it is not, the first of them is the
+    error (the game may be on that line)."""
+    warn = warn or (lambda text: print(text, file=sys.stderr))
+    record, damaged = _find_record(path, game)
+    if record is None:
+        raise ValueError(damaged[0] if damaged else f"'{path}' holds no game records")
+    for note in damaged:
+        warn(f"warning: {note}; skipped")
+    return record
+
+
+def _find_record(path: str, game: int):
+    """(the record or None, damaged-line texts); ValueError when the file has no such game and
+    no damaged line could be it."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError as exc:
         raise ValueError(f"cannot read '{path}': {exc.strerror or exc}") from None
-    records = []
+    records, damaged = [], []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
+            damaged.append(f"{path}:{number}: not a JSON record ({exc.msg})")
+            continue
         if not isinstance(record, dict):
-            raise ValueError(f"{path}:{number}: not a game record")
+            damaged.append(f"{path}:{number}: not a game record")
+            continue
         records.append(record)
     if not records:
-        raise ValueError(f"'{path}' holds no game records")
+        return None, damaged
     if any("game" in r for r in records):
         found = [r for r in records if r.get("game") == game]
         if not found:
+            if damaged:
+                return None, [f"{damaged[0]}; game {game} may have been on that line"]
             known = sorted(r["game"] for r in records if isinstance(r.get("game"), int))
             span = f" (games {known[0]}..{known[-1]})" if known else ""
             raise ValueError(f"'{path}' has no game {game}{span}")
-        return found[0]
+        return found[0], damaged
     if not 1 <= game <= len(records):
         raise ValueError(f"'{path}' has {len(records)} records: GAME must be 1..{len(records)}")
-    return records[game - 1]
+    return records[game - 1], damaged
 
 
 def run(args) -> int:
     """The replay command: 0 after printing the game, 2 with a one-line error."""
     try:
-        record = load_record(args.results, args.game)
-        for line in replay_lines(record):
+        game = args.game if args.game_option is None else args.game_option
+        if game is None:
+            raise ValueError("which game? give GAME or --game N")
+        results = args.results
+        if os.path.isdir(results):
+            found = os.path.join(results, "results.jsonl")
+            if not os.path.isfile(found):
+                raise ValueError(f"'{results}' is a folder without a results.jsonl: pass a results file")
+            results = found
+        record = load_record(results, game)
+        for line in record_lines(record, getattr(args, "variant", None)):
             print(line)
         sys.stdout.flush()
     except ValueError as exc:
@@ -155,6 +230,9 @@ def run(args) -> int:
 def add_parser(subparsers) -> None:
     """Register `replay RESULTS.jsonl GAME` on the harness's sub-command parser."""
     p = subparsers.add_parser("replay", help="show one recorded game move by move, with FENs")
-    p.add_argument("results", metavar="RESULTS.jsonl", help="a results file written by the harness")
-    p.add_argument("game", type=int, metavar="GAME", help="the record's 'game' number")
+    p.add_argument("results", metavar="RESULTS", help="a results file written by the harness, or its folder")
+    p.add_argument("game", type=int, nargs="?", default=None, metavar="GAME", help="the record's 'game' number")
+    p.add_argument("--game", type=int, dest="game_option", default=None, metavar="N", help="the same as GAME")
+    p.add_argument("--variant", default=None, metavar="NAME",
+                   help="refuse a record of another variant (default: the record's own)")
     p.set_defaults(run=run)

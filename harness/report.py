@@ -4,10 +4,15 @@
 `harness.series` plays them, and `build_report` turns the records into report.json's
 structure; `render_text` and `render_markdown` present it. Pass marks are data, here only.
 """
+import datetime
+import hashlib
+import importlib.metadata
 import os
 import re
+import shlex
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from . import stats
 from .results import side_summary, write_json
 from .series import SeriesPlan
 
@@ -17,6 +22,7 @@ DEFAULT_OPPONENTS: Tuple[str, ...] = tuple(PASS_MARKS)
 COURSE_GAME_SECONDS = 30.0     # the course's grader stops a game's run after this
 COLOURS = ("white", "black")
 REPORT_JSON, REPORT_MD = "report.json", "report.md"
+VERSION = "0.3.0"              # pyproject.toml's version, when the project is not installed
 
 
 def entry_key(opponent: str, colour: str) -> str:
@@ -43,10 +49,30 @@ def plan_report(agent: str, opponents: Sequence[str], colours: Sequence[str], ga
     return out_plans
 
 
-def opponent_entry(opponent: str, colour: str, records: List[dict]) -> dict:
+def replay_command(results_path: str, game: int) -> str:
+    """The command that replays one game, ready to paste (paths quoted when they need it)."""
+    return f"python -m harness replay {shlex.quote(results_path)} --game {game}"
+
+
+def not_won(records: List[dict], colour: str, results_path: Optional[str]) -> List[dict]:
+    """Every game the agent (playing `colour`) did not win: enough to find and replay it."""
+    out = []
+    for r in records:
+        if r["result"] == colour:
+            continue
+        entry = {"game": r["game"], "seed": r["seed"], "result": "draw" if r["result"] == "draw" else "loss",
+                 "reason": r["reason"], "plies": r["plies"], "error": r.get("error")}
+        if results_path is not None:
+            entry["replay"] = replay_command(results_path, r["game"])
+        out.append(entry)
+    return out
+
+
+def opponent_entry(opponent: str, colour: str, records: List[dict], results_path: Optional[str] = None,
+                   pass_marks: Optional[Dict[str, float]] = None) -> dict:
     """One row of the report: the agent's results against one opponent in one colour."""
     s = side_summary(records, colour)
-    mark = PASS_MARKS.get(opponent)
+    mark = (PASS_MARKS if pass_marks is None else pass_marks).get(opponent)
     return {
         "opponent": opponent,
         "colour": colour,
@@ -56,6 +82,7 @@ def opponent_entry(opponent: str, colour: str, records: List[dict]) -> dict:
         "losses": s["losses"],
         "win_rate": s["win_rate"],
         "not_lost_rate": s["not_lost_rate"],
+        **{key: s[key] for key in ("score", "elo", "elo_margin", "los", "win_wilson95", "not_lost_wilson95")},
         "pass_mark": mark,
         "passed": None if mark is None else s["games"] > 0 and s["not_lost_rate"] >= mark,
         "won_all": s["games"] > 0 and s["wins"] == s["games"],
@@ -68,11 +95,31 @@ def opponent_entry(opponent: str, colour: str, records: List[dict]) -> dict:
         "printed_games": s["printed_games"],
         "mutated_games": s["mutated_games"],
         "errors": s["errors"],
+        "not_won": not_won(records, colour, results_path),
     }
 
 
-def build_report(agent: str, settings: dict, entries: Dict[str, dict]) -> dict:
-    """report.json: the agent, how the games were played, one entry per opponent, and notes."""
+def file_sha256(path: str) -> Optional[str]:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def project_version() -> str:
+    try:
+        return importlib.metadata.version("minichess-toolkit")
+    except importlib.metadata.PackageNotFoundError:
+        return VERSION
+
+
+def build_report(agent: str, settings: dict, entries: Dict[str, dict], check: Optional[dict] = None) -> dict:
+    """report.json: the agent (with its file's sha256 when it is a file), the course's check of the
+    file, how the games were played, one entry per opponent, the verdict and notes.
+
+    `passed` is True/False over the opponents that have a pass mark, and None ("n/a") when none
+    has one; a file the course's check rejects fails whatever its games (the course scores it 0)."""
     notes = []
     for field, text in (("printed_games", "printed output, which the course's autograder rejects,"),
                         ("mutated_games", "changed the board it was given (harmless here: it only "
@@ -90,10 +137,19 @@ def build_report(agent: str, settings: dict, entries: Dict[str, dict]) -> dict:
                 notes.append(f"{agent} lost {e['lost_by'][reason]} games against {key} by {reason}; "
                              f"first errors: {' | '.join(e['errors'][:2])}")
     judged = [e["passed"] for e in entries.values() if e["passed"] is not None]
+    passed = (bool(judged) and all(judged)) if judged else None
+    if check is not None and not check["accepted"]:
+        passed = False
+        notes.insert(0, f"the course's check rejects {agent}, so the course scores it 0 whatever its games.")
     return {
         "agent": agent,
+        "sha256": file_sha256(agent) if agent.endswith(".py") else None,
+        "variant": settings.get("variant", "cs3243"),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "version": project_version(),
+        "check": check,
         "settings": settings,
-        "passed": bool(judged) and all(judged),
+        "passed": passed,
         "won_all": bool(entries) and all(e["won_all"] for e in entries.values()),
         "opponents": entries,
         "notes": notes,
@@ -137,16 +193,56 @@ def table_rows(report: dict) -> List[Tuple[str, ...]]:
     return rows
 
 
+def _interval(count: int, games: int, interval, verb: str) -> str:
+    """'won 50/50 (95 % CI 92.9-100 %)'."""
+    if not games or not interval:
+        return f"{verb} 0/0"
+    low, high = (f"{100 * x:.1f}".removesuffix(".0") if x in (0, 1) else f"{100 * x:.1f}" for x in interval)
+    return f"{verb} {count}/{games} (95 % CI {low}-{high} %)"
+
+
+def statistics_rows(report: dict) -> List[Tuple[str, ...]]:
+    """Per opponent: the won and not-lost counts with their Wilson 95 % intervals beside the pass
+    mark, the score, the Elo difference with its 95 % margin, and the LOS."""
+    rows = []
+    for e in report["opponents"].values():
+        elo = stats.format_elo(e.get("elo"))
+        margin = e.get("elo_margin")
+        if margin is not None and elo not in ("+inf", "-inf", "-"):
+            elo += " +/- " + stats.format_elo(margin).lstrip("+")
+        rows.append((
+            e["opponent"], e["colour"],
+            _interval(e["wins"], e["games"], e.get("win_wilson95"), "won"),
+            _interval(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
+            _percent(e["pass_mark"]), "-" if e.get("score") is None else f"{e['score']:.3f}", elo,
+            "-" if e.get("los") is None else f"{100 * e['los']:.1f}",
+        ))
+    return rows
+
+
 def settings_line(report: dict) -> str:
     s = report["settings"]
-    start = "the start position" if not s.get("config") else f"the position in {s['config']}"
+    start = ("the position in " + s["config"] if s.get("config") else
+             "the position " + s["fen"] if s.get("fen") else "the start position")
+    limits = "".join(part for key, part in (
+        ("fifty", f"; draw after {s.get('fifty')} plies without a capture"),
+        ("max_plies", f"; at most {s.get('max_plies')} plies")) if s.get(key) is not None)
     return (f"{s['games']} games per opponent and colour from {start}, seeds {s['seed']}.."
-            f"{s['seed'] + s['games'] - 1}; draw after {s['fifty']} plies without a capture; "
-            f"at most {s['max_plies']} plies; {s['move_timeout']:g} s per move for files.")
+            f"{s['seed'] + s['games'] - 1}{limits}; {s['move_timeout']:g} s per move for files.")
+
+
+def check_line(report: dict) -> Optional[str]:
+    check = report.get("check")
+    if check is None:
+        return None
+    if check["accepted"]:
+        warned = f" (warnings: {'; '.join(check['warnings'])})" if check.get("warnings") else ""
+        return f"Course check of {report['agent']}: accepted{warned}."
+    return f"Course check of {report['agent']}: REJECTED: {'; '.join(check['problems'])}"
 
 
 def verdict_line(report: dict) -> str:
-    course = "PASS" if report["passed"] else "FAIL"
+    course = {True: "PASS", False: "FAIL", None: "n/a (no opponent here has a course pass mark)"}[report["passed"]]
     ours = "yes" if report["won_all"] else "no"
     return (f"Course pass marks (not-lost rate): {course}.  "
             f"Our target, every game won: {ours}.")
@@ -157,6 +253,8 @@ def render_text(report: dict) -> str:
     rows = [HEADER] + table_rows(report)
     widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
     lines = [f"Report for {report['agent']}: {settings_line(report)}", ""]
+    if check_line(report):
+        lines[1:1] = [check_line(report)]
     for n, row in enumerate(rows):
         cells = [cell.ljust(w) if i in (0, 1, 9, 10, 15) else cell.rjust(w)
                  for i, (cell, w) in enumerate(zip(row, widths))]
@@ -169,17 +267,36 @@ def render_text(report: dict) -> str:
 
 
 def render_markdown(report: dict) -> str:
-    lines = [f"# Report: {report['agent']}", "", settings_line(report), "",
+    lines = [f"# Report: {report['agent']}", ""]
+    if check_line(report):
+        lines += [check_line(report), ""]
+    lines += [settings_line(report), "",
              "| " + " | ".join(HEADER) + " |",
              "|" + "|".join("---" if i in (0, 1, 9, 10, 15) else "---:" for i in range(len(HEADER))) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in table_rows(report)]
+    lines += ["", "## Statistics", "",
+              "| opponent | colour | won (95 % CI) | not lost (95 % CI) | pass mark % | score | Elo | LOS % |",
+              "|---|---|---|---|---:|---:|---:|---:|"]
+    lines += ["| " + " | ".join(row) + " |" for row in statistics_rows(report)]
     lines += ["", verdict_line(report), "",
               "W/D/L are the agent's wins, draws and losses. The course passes an opponent when the",
               "not-lost rate (wins + draws) reaches its pass mark; *all won* is our stricter target.",
               "Seconds are the agent's own thinking per move; *longest game s* is its total thinking in",
               "its longest game, against the course's 30 s per game."]
+    lost = [(e, g) for e in report["opponents"].values() for g in e.get("not_won", [])]
+    if lost:
+        lines += ["", "## Games not won", "",
+                  "| opponent | colour | game | seed | result | reason | plies | replay |",
+                  "|---|---|---:|---:|---|---|---:|---|"]
+        lines += [f"| {e['opponent']} | {e['colour']} | {g['game']} | {g['seed']} | {g['result']} | {g['reason']} "
+                  f"| {g['plies']} | `{g.get('replay', '-')}` |" for e, g in lost]
     if report["notes"]:
         lines += ["", "## Notes", ""] + [f"- {note}" for note in report["notes"]]
+    meta = [f"agent sha256 {report['sha256']}" if report.get("sha256") else None,
+            f"written {report['date']}" if report.get("date") else None,
+            f"toolkit {report['version']}" if report.get("version") else None]
+    if any(meta):
+        lines += ["", "_" + ", ".join(m for m in meta if m) + "._"]
     return "\n".join(lines) + "\n"
 
 

@@ -12,13 +12,17 @@ uninterrupted one.
 import json
 import os
 import statistics
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from . import stats
 
 RESULTS_FILE = "results.jsonl"
 SETTINGS_FILE = "series.json"
 SUMMARY_FILE = "report.json"
 # The settings that make two runs the same series (games may grow; timeouts and jobs may change).
-IDENTITY = ("white", "black", "seed", "fifty", "max_plies", "start")
+IDENTITY = ("variant", "white", "black", "seed", "fifty", "max_plies", "start", "fen", "edition", "game_time",
+            "openings", "swap")
+DEFAULTS = {"variant": "cs3243"}    # what a settings file without the key meant
 RATE_DIGITS = 4
 ERRORS_KEPT = 5
 
@@ -41,21 +45,42 @@ def _parse(raw: bytes) -> Optional[dict]:
 def read_records(path: str) -> Tuple[Dict[int, dict], int]:
     """Records by game index (the first record of a game wins) and the number of damaged lines
     met. A missing file has no records."""
+    records, damaged = read_records_noting_damage(path)
+    return records, len(damaged)
+
+
+def read_records_noting_damage(path: str) -> Tuple[Dict[int, dict], List[int]]:
+    """Records by game index and the line numbers (from 1) of the lines that do not parse."""
     records: Dict[int, dict] = {}
-    damaged = 0
+    damaged: List[int] = []
     if not os.path.exists(path):
-        return records, 0
+        return records, damaged
     with open(path, "rb") as handle:
         data = handle.read()
-    for raw in data.split(b"\n"):
+    for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
         record = _parse(raw)
         if record is None:
-            damaged += 1
+            damaged.append(number)
         elif record["game"] not in records:
             records[record["game"]] = record
     return records, damaged
+
+
+def damage_notes(path: str, damaged: List[int]) -> List[str]:
+    """One line per damaged line: a half-written last line (a killed run) or a damaged record in
+    the middle; either way the record is dropped and its game played again from its seed."""
+    if not damaged:
+        return []
+    with open(path, "rb") as handle:
+        total = len([raw for raw in handle.read().split(b"\n")])
+    notes = []
+    for number in damaged:
+        what = ("a half-written last line (the run was killed)" if number >= total - 1
+                else "a damaged record in the middle of the file")
+        notes.append(f"{path}:{number}: {what}: dropped; its game will be played again")
+    return notes
 
 
 def drop_damaged_lines(path: str) -> None:
@@ -94,7 +119,7 @@ def write_json(path: str, data: Any) -> None:
 
 def differences(old: dict, new: dict) -> List[str]:
     """Names of the identity settings in which two series differ."""
-    return [key for key in IDENTITY if old.get(key) != new.get(key)]
+    return [key for key in IDENTITY if old.get(key, DEFAULTS.get(key)) != new.get(key, DEFAULTS.get(key))]
 
 
 # ----------------------------------------------------------------------------- summaries
@@ -126,17 +151,19 @@ def seconds_summary(values: List[float]) -> Dict[str, Optional[float]]:
             "max": round(max(values), 6)}
 
 
-def side_summary(records: List[dict], colour: str) -> Dict[str, Any]:
-    """How the side playing `colour` fared over these games, from its own point of view."""
+def side_summary(records: List[dict], colour: Union[str, Sequence[str]]) -> Dict[str, Any]:
+    """How one side fared over these games, from its own point of view: the side playing `colour`
+    ('white' or 'black'), or one colour per record (an agent whose colour alternates)."""
+    colours = [colour] * len(records) if isinstance(colour, str) else list(colour)
     games = len(records)
-    outcomes = _counts(outcome(r, colour) for r in records)
+    outcomes = _counts(outcome(r, c) for r, c in zip(records, colours))
     wins, draws, losses = (outcomes.get(k, 0) for k in ("win", "draw", "loss"))
-    moves = [s for r in records for s in r["think"][colour]["seconds"]]
-    own = colour.capitalize() + ":"      # the referee prefixes an error with the faulty side
+    moves = [s for r, c in zip(records, colours) for s in r["think"][c]["seconds"]]
     errors: List[str] = []
-    for r in records:
+    for r, c in zip(records, colours):
         error = r.get("error") or ""
-        if error.startswith(own) and error not in errors and len(errors) < ERRORS_KEPT:
+        # the referee prefixes an error with the faulty side
+        if error.startswith(c.capitalize() + ":") and error not in errors and len(errors) < ERRORS_KEPT:
             errors.append(error)
     return {
         "games": games,
@@ -145,20 +172,29 @@ def side_summary(records: List[dict], colour: str) -> Dict[str, Any]:
         "losses": losses,
         "win_rate": _rate(wins, games),
         "not_lost_rate": _rate(wins + draws, games),
+        **stats.summary(wins, draws, losses),
         "termination": _counts(r["reason"] for r in records),
-        "lost_by": _counts(r["reason"] for r in records if outcome(r, colour) == "loss"),
+        "lost_by": _counts(r["reason"] for r, c in zip(records, colours) if outcome(r, c) == "loss"),
         "move_seconds": seconds_summary(moves),
-        "game_seconds_max": round(max((r["think"][colour]["total"] for r in records), default=0.0), 6),
+        "game_seconds_max": round(max((r["think"][c]["total"] for r, c in zip(records, colours)), default=0.0), 6),
         "plies": {"mean": round(statistics.fmean(r["plies"] for r in records), 1) if records else None,
                   "max": max((r["plies"] for r in records), default=None)},
-        "printed_games": sum(1 for r in records if (r.get("printed") or {}).get(colour)),
-        "mutated_games": sum(1 for r in records if (r.get("mutated") or {}).get(colour)),
+        "printed_games": sum(1 for r, c in zip(records, colours) if (r.get("printed") or {}).get(c)),
+        "mutated_games": sum(1 for r, c in zip(records, colours) if (r.get("mutated") or {}).get(c)),
         "errors": errors,
     }
 
 
-def series_summary(settings: dict, records: List[dict]) -> Dict[str, Any]:
-    """The series command's report.json: the settings, the overall score and each side's view."""
+def series_summary(settings: dict, records: List[dict],
+                   first_colours: Optional[List[str]] = None) -> Dict[str, Any]:
+    """The series command's report.json: the settings, the overall score and each side's view.
+    With colours swapped game by game (`first_colours`: the colour of the first agent, --white,
+    in each game), also each agent's own view under "agents"."""
+    extra = {}
+    if first_colours is not None:
+        other = ["black" if c == "white" else "white" for c in first_colours]
+        extra = {"agents": {"first": side_summary(records, first_colours),
+                            "second": side_summary(records, other)}}
     return {
         "settings": settings,
         "games": len(records),
@@ -168,4 +204,5 @@ def series_summary(settings: dict, records: List[dict]) -> Dict[str, Any]:
         "termination": _counts(r["reason"] for r in records),
         "white": side_summary(records, "white"),
         "black": side_summary(records, "black"),
+        **extra,
     }

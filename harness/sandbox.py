@@ -23,16 +23,16 @@ import tempfile
 import time
 from typing import Any, Optional
 
-from agents.base import Agent, AgentTimeout
-from .variant import BLACK, WHITE, CS3243
+from .agent import Agent, AgentCrash, AgentError, AgentTimeout
+from .student import mirror_gameboard
+from .variants.base import BLACK
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_worker.py")
 DEFAULT_MOVE_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4096          # bytes of printed output kept per side and game
-_OTHER = {WHITE: BLACK, BLACK: WHITE}
 
 
-class StudentCrash(Exception):
+class StudentCrash(AgentCrash):
     """The student's process failed: it raised, exited, died, or could not be imported."""
 
 
@@ -81,6 +81,7 @@ class SandboxAgent(Agent):
         self.path = path
         self.name = name or path
         self.move_timeout = float(move_timeout)
+        self.deadline: Optional[float] = None      # seconds left on the game clock, if any
         self.mode = mode
         self.proc: Optional[subprocess.Popen] = None
         self.colour: Optional[str] = None
@@ -129,7 +130,7 @@ class SandboxAgent(Agent):
             return
         self.import_output_bytes = os.fstat(self._capture.fileno()).st_size
         if not ready.get("ready"):
-            self.failure = StudentCrash(self._failure_text(ready))
+            self.failure = StudentCrash(self._failure_text(ready), ready.get("type"), ready.get("line"))
             self._kill()
 
     def _exit_code(self) -> Optional[int]:
@@ -145,11 +146,13 @@ class SandboxAgent(Agent):
         if self.proc is not None:
             self.proc.wait()
 
-    def _receive(self, deadline: float) -> dict:
+    def _receive(self, deadline: float, game_clock: bool = False) -> dict:
         """The next JSON line from the worker; AgentTimeout past the deadline, _Died on EOF."""
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
+                if game_clock:
+                    raise AgentTimeout("its thinking time for the game ran out", game_clock=True)
                 raise AgentTimeout(f"no answer within {self.move_timeout:g} s")
             ready, _, _ = select.select([self._replies], [], [], remaining)
             if not ready:
@@ -171,6 +174,34 @@ class SandboxAgent(Agent):
 
     # -- Agent --------------------------------------------------------------------------------
 
+    def verify(self) -> None:
+        """A file that cannot be a player at all (unreadable, not Python, no studentAgent) is an
+        error before the first game; anything it does when run is scored in its games."""
+        import ast
+        try:
+            with open(self.path, "rb") as handle:
+                tree = ast.parse(handle.read().decode("utf-8-sig"))
+        except OSError as exc:
+            raise AgentError(f"agent file '{self.path}' cannot be read: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, SyntaxError, ValueError) as exc:
+            where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+            raise AgentError(f"agent file '{self.path}' is not valid Python{where}") from None
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "studentAgent":
+                return
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
+                targets = (node.targets if isinstance(node, ast.Assign) else
+                           [node.target] if isinstance(node, ast.AnnAssign) else [])
+                names = [a.asname or a.name for a in getattr(node, "names", [])]
+                if any(isinstance(t, ast.Name) and t.id == "studentAgent" for t in targets) or "studentAgent" in names:
+                    return
+        raise AgentError(f"agent file '{self.path}' does not define studentAgent(gameboard)")
+
+    def set_deadline(self, seconds: float) -> None:
+        """The referee's game clock: the next move may take at most this long (and at most
+        move_timeout)."""
+        self.deadline = max(0.0, seconds)
+
     def choose_move(self, gameboard, colour, rng):
         if self.proc is None:
             self.start_game(colour, rng.getrandbits(32))
@@ -182,7 +213,8 @@ class SandboxAgent(Agent):
             data = (json.dumps(request) + "\n").encode()
             while data:
                 data = data[os.write(self._requests, data):]
-            reply = self._receive(time.monotonic() + self.move_timeout)
+            limit = self.move_timeout if self.deadline is None else min(self.move_timeout, self.deadline)
+            reply = self._receive(time.monotonic() + limit, game_clock=limit < self.move_timeout)
         except AgentTimeout as exc:
             self._kill()
             self.failure = exc
@@ -192,7 +224,7 @@ class SandboxAgent(Agent):
             raise self.failure from None
         self.last_reply = reply
         if not reply.get("ok"):
-            self.failure = StudentCrash(self._failure_text(reply))
+            self.failure = StudentCrash(self._failure_text(reply), reply.get("type"), reply.get("line"))
             self._kill()
             raise self.failure
         if reply.get("mutated"):
@@ -205,11 +237,10 @@ class SandboxAgent(Agent):
     def _reflect_mutation(self, gameboard, rows, colour) -> None:
         """Make the student's change to the board it was given on the referee's disposable copy."""
         gameboard.clear()
-        mirror = self.mode == "agent" and colour == BLACK
-        for c, r, piece, side in rows or []:
-            if mirror and isinstance(r, int) and side in _OTHER:
-                r, side = CS3243.rows - 1 - r, _OTHER[side]
-            gameboard[(c, r)] = (piece, side)
+        changed = {(c, r): (piece, side) for c, r, piece, side in rows or []}
+        if self.mode == "agent" and colour == BLACK:
+            changed = mirror_gameboard(changed)
+        gameboard.update(changed)
         if not rows:
             gameboard[("?", -1)] = ("unrepresentable", "?")
 

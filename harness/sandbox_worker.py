@@ -6,7 +6,7 @@ whatever the student prints (to fd 1/2, which the parent points at a capture fil
 reach the referee's terminal or corrupt the protocol. The student's module stays loaded between
 moves, so its module-level state lives for the whole game, as in the course.
 
-MODE ``agent`` plays through `agents.student.StudentAgent` (which mirrors the board for Black);
+MODE ``agent`` plays through `harness.student.StudentAgent` (which mirrors the board for Black);
 MODE ``raw`` calls the file's `studentAgent(board)` directly, the way the course does (used by
 `check`). The worker never writes anything to fd 1 or 2 itself.
 """
@@ -63,13 +63,15 @@ def _failure(exc: BaseException, path: str, when: str) -> dict:
     """A failure message; SystemExit is an exit, anything else an error, both with the text."""
     prefix = f"{when}: " if when else ""
     if isinstance(exc, SystemExit):
-        return {"ok": False, "kind": "exit", "error": f"{prefix}called sys.exit({exc.code!r})",
+        return {"ok": False, "kind": "exit", "type": "SystemExit",
+                "error": f"{prefix}called sys.exit({exc.code!r})",
                 **_where(exc.__traceback__, path)}
     text = str(exc)
     if len(text) > 500:
         text = text[:500] + "..."
     detail = f": {text}" if text else ""
-    return {"ok": False, "kind": "error", "error": f"{prefix}{type(exc).__name__}{detail}",
+    return {"ok": False, "kind": "error", "type": type(exc).__name__,
+            "error": f"{prefix}{type(exc).__name__}{detail}",
             **_where(exc.__traceback__, path)}
 
 
@@ -125,13 +127,13 @@ class _Watched:
 def _load(mode: str, path: str):
     """A callable (board, colour, rng) -> answer, and the watcher on the student's function."""
     if mode == "agent":
-        from agents.student import StudentAgent
+        from harness.student import StudentAgent
         agent = StudentAgent(path)
         watched = _Watched(getattr(agent, "function", None))
         if callable(watched.function):
             agent.function = watched        # see the board the student itself is handed
         return agent.choose_move, watched
-    from agents.student import load_student_module
+    from harness.student import load_student_module
     module = load_student_module(path)
 
     def call(board):

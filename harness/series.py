@@ -9,23 +9,27 @@ report command runs one plan per opponent), so no core idles between opponents.
 """
 import multiprocessing
 import os
+import random
 import signal
+import sys
 import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from tqdm import tqdm
 
 from . import players
-from .config import read_config
-from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, interleave
+from .game import Game
 from .referee import play_game
 from .results import (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
-                      differences, drop_damaged_lines, outcome, read_records, read_settings,
+                      damage_notes, differences, drop_damaged_lines, outcome, read_records_noting_damage,
+                      read_settings,
                       series_summary, write_json)
 from .sandbox import DEFAULT_MOVE_TIMEOUT
+from .variants import DEFAULT_VARIANT, find_variant
+from .variants.base import Move
 
 PARENT_POLL_SECONDS = 0.5
 
@@ -38,25 +42,56 @@ class SeriesPlan:
     black: str
     games: int
     seed: int = 0
-    fifty: int = DEFAULT_FIFTY_LIMIT
-    max_plies: int = DEFAULT_MAX_PLIES
+    fifty: Optional[int] = None        # None: the variant's default (where it has the rule)
+    max_plies: Optional[int] = None
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
     config: Optional[str] = None
     label: str = ""
     perspective: str = "white"     # whose wins/draws/losses the progress bar counts
+    variant: str = DEFAULT_VARIANT
+    fen: Optional[str] = None
+    game_time: Optional[float] = None  # seconds of thinking per side and game (None: no limit)
+    openings: int = 0                  # random plies before each game (0: the start position)
+    opening_offset: int = 0            # game i's opening comes from seed `seed + i - offset(i)`
+    swap: bool = False                 # odd games with the colours reversed (pairs share an opening)
 
     def __post_init__(self):
         self.label = self.label or f"{self.white} vs {self.black}"
-        self.start = None
-        if self.config is not None:
-            setup = read_config(self.config)
-            board = interleave(setup.white, setup.black)
-            self.start = [[c, r, piece, colour] for (c, r), (piece, colour) in board.items()]
+        # the variant's start options (JSON-able; ValueError / ConfigError for bad ones)
+        self.options = find_variant(self.variant).game_options(
+            fifty=self.fifty, max_plies=self.max_plies, config=self.config, fen=self.fen)
 
     def settings(self) -> dict:
-        return {"white": self.white, "black": self.black, "seed": self.seed, "fifty": self.fifty,
-                "max_plies": self.max_plies, "start": self.start, "config": self.config,
-                "games": self.games, "move_timeout": self.move_timeout}
+        settings = {"variant": self.variant, "white": self.white, "black": self.black, "seed": self.seed,
+                    **self.options, "config": self.config, "games": self.games,
+                    "move_timeout": self.move_timeout}
+        if self.game_time is not None:
+            settings["game_time"] = self.game_time
+        if self.openings:
+            settings.update(openings=self.openings, swap=self.swap)
+        return settings
+
+    def swapped(self, index: int) -> bool:
+        """Is game `index` played with the colours reversed?"""
+        return self.swap and index % 2 == 1
+
+    def players_of(self, index: int) -> Tuple[str, str]:
+        """(white, black) of game `index`."""
+        return (self.black, self.white) if self.swapped(index) else (self.white, self.black)
+
+    def first_colour(self, index: int) -> str:
+        """The colour the plan's first agent (`white`) plays in game `index`."""
+        return "black" if self.swapped(index) else "white"
+
+    def perspective_of(self, index: int) -> str:
+        """The colour whose wins the progress counts in game `index`."""
+        if not self.swapped(index):
+            return self.perspective
+        return "black" if self.perspective == "white" else "white"
+
+    def opening_seed(self, index: int) -> int:
+        """Both games of a colour-reversed pair start from the same opening."""
+        return self.seed + (index - index % 2 if self.swap else index)
 
     @property
     def results_path(self) -> str:
@@ -70,21 +105,42 @@ class SeriesError(Exception):
 # ----------------------------------------------------------------------------- one game
 
 
+def opening_moves(variant, state, plies: int, seed: int) -> List[Move]:
+    """`plies` random legal moves from `state`, drawn from a generator seeded by `seed`, that do
+    not end the game (a draw that would end it is drawn again, deterministically)."""
+    rng = random.Random(f"opening:{seed}")
+    for _ in range(1000):
+        moves, current = [], state
+        while len(moves) < plies and variant.outcome(current) is None:
+            move = rng.choice(variant.legal_moves(current))
+            moves.append(move)
+            current = variant.apply(current, move)
+        if len(moves) == plies and variant.outcome(current) is None:
+            return moves
+    raise ValueError(f"no {plies}-ply opening that leaves the game going was found")
+
+
 def run_game(task: dict) -> tuple:
     """Play one game in this process: (plan number, record). Picklable, for the pool."""
     index = task["game"]
     try:
-        white = players.build(task["white"], task["move_timeout"])
-        black = players.build(task["black"], task["move_timeout"])
+        variant = find_variant(task["variant"])
+        state = variant.start(**task["options"])
+        opening = []
+        if task.get("openings"):
+            opening = opening_moves(variant, state, task["openings"], task["opening_seed"])
+            for move in opening:
+                state = variant.apply(state, move)
+        white = players.build(task["white"], task["move_timeout"], variant.name)
+        black = players.build(task["black"], task["move_timeout"], variant.name)
         try:
-            board = None
-            if task["start"] is not None:
-                board = {(c, r): (piece, colour) for c, r, piece, colour in task["start"]}
-            game = Game(board, fifty_limit=task["fifty"], max_plies=task["max_plies"])
-            record = play_game(white, black, task["seed"], game)
+            record = play_game(white, black, task["seed"], Game(variant, state),
+                               game_time=task.get("game_time"))
         finally:
             white.close()
             black.close()
+        if task.get("openings"):
+            record["opening"] = [variant.move_name(m) for m in opening]
         return task["plan"], {"game": index, **record}
     except Exception as exc:
         lines = traceback.format_exception_only(type(exc), exc)
@@ -92,44 +148,56 @@ def run_game(task: dict) -> tuple:
 
 
 def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
-    return {"plan": number, "game": index, "white": plan.white, "black": plan.black,
-            "seed": plan.seed + index, "fifty": plan.fifty, "max_plies": plan.max_plies,
-            "move_timeout": plan.move_timeout, "start": plan.start}
+    white, black = plan.players_of(index)
+    return {"plan": number, "game": index, "white": white, "black": black,
+            "seed": plan.seed + index, "variant": plan.variant, "options": plan.options,
+            "move_timeout": plan.move_timeout, "game_time": plan.game_time,
+            "openings": plan.openings, "opening_seed": plan.opening_seed(index)}
 
 
 # ----------------------------------------------------------------------------- directories
 
 
-def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False) -> Dict[int, dict]:
+def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
+            say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)) -> Dict[int, dict]:
     """The records already in the plan's directory, after checking they belong to this series.
 
     fresh: forget any earlier series there. resume: continue a matching one. Neither: refuse a
-    directory that already holds games, rather than mix two series."""
-    os.makedirs(plan.out, exist_ok=True)
+    directory that already holds games, rather than mix two series. `say` gets the notes: damaged
+    lines dropped, and how many games a resumed run kept."""
+    try:
+        os.makedirs(plan.out, exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(f"cannot create the output folder '{plan.out}': {exc.strerror or exc}") from None
     path = plan.results_path
     if fresh:
         for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE):
             if os.path.exists(os.path.join(plan.out, name)):
                 os.remove(os.path.join(plan.out, name))
-    records, damaged = read_records(path)
+    records, damaged = read_records_noting_damage(path)
     old = read_settings(plan.out)
     settings = plan.settings()
     if records and not resume:
         raise ResultsError(f"{path} already holds {len(records)} games; add --resume to continue "
-                           f"that series, or choose another --out")
+                           f"that series, --force to start it over, or choose another --out")
     if old is not None and (records or resume):
         changed = differences(old, settings)
         if changed:
             raise ResultsError(f"{plan.out} holds another series (it differs in {', '.join(changed)}); "
                                f"choose another --out")
     for index, record in records.items():
-        if (record.get("white"), record.get("black"), record.get("seed")) != (
-                plan.white, plan.black, plan.seed + index):
+        if (record.get("variant", DEFAULT_VARIANT), record.get("white"), record.get("black"),
+                record.get("seed")) != (plan.variant, *plan.players_of(index), plan.seed + index):
             raise ResultsError(f"{path} holds game {index} of another series "
                                f"({record.get('white')} vs {record.get('black')}, seed {record.get('seed')}); "
                                f"choose another --out")
+    for note in damage_notes(path, damaged):
+        say(f"note: {note}")
     if damaged:
         drop_damaged_lines(path)
+    if resume and records:
+        kept = len([i for i in records if i < plan.games])
+        say(f"resuming {plan.out}: {kept} games kept, {max(plan.games - kept, 0)} to play")
     write_json(os.path.join(plan.out, SETTINGS_FILE), settings)
     return records
 
@@ -140,7 +208,8 @@ def plan_records(plan: SeriesPlan, records: Dict[int, dict]) -> List[dict]:
 
 
 def write_summary(plan: SeriesPlan, records: List[dict]) -> dict:
-    summary = series_summary(plan.settings(), records)
+    first = [plan.first_colour(r["game"]) for r in records] if plan.swap else None
+    summary = series_summary(plan.settings(), records, first)
     write_json(os.path.join(plan.out, SUMMARY_FILE), summary)
     return summary
 
@@ -170,7 +239,7 @@ def _interleave(per_plan: List[List[dict]]) -> List[dict]:
 
 
 class _Tally:
-    """Wins/draws/losses from each plan's perspective, for the progress bar."""
+    """Wins/draws/losses from each plan's perspective, for the progress display."""
 
     def __init__(self):
         self.counts = {"win": 0, "draw": 0, "loss": 0}
@@ -182,10 +251,71 @@ class _Tally:
         return f"W{self.counts['win']} D{self.counts['draw']} L{self.counts['loss']}"
 
 
+PROGRESS_MODES = ("bar", "plain", "none")
+PLAIN_EVERY_SECONDS = 5.0
+
+
+class _Progress:
+    """A tqdm bar on a terminal; elsewhere (CI logs, `| tee`) a plain line every few seconds and
+    at the end; or nothing."""
+
+    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally: _Tally):
+        if mode is None:
+            mode = "bar" if sys.stderr.isatty() else "plain"
+        self.mode, self.total, self.done, self.label, self.tally = mode, total, initial, label, tally
+        self.started = self.last = time.monotonic()
+        self.bar = None
+        if mode == "bar":
+            self.bar = tqdm(total=total, initial=initial, unit="game", desc=label, dynamic_ncols=True)
+            self.bar.set_postfix_str(str(tally))
+
+    def update(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update(1)
+            self.bar.set_postfix_str(str(self.tally))
+        elif self.mode == "plain":
+            now = time.monotonic()
+            if now - self.last >= PLAIN_EVERY_SECONDS or self.done == self.total:
+                self.last = now
+                print(f"{self.label}: {self.done}/{self.total} games, {self.tally}, {now - self.started:.0f} s",
+                      file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _stop_pool(pool) -> None:
+    """Stop a pool at once: kill its workers (their sandboxed students die with them, see
+    sandbox_worker's parent watch), then reap them. A second Ctrl-C meanwhile is ignored, so the
+    shutdown cannot be interrupted half-way."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for worker in list(getattr(pool, "_pool", [])):
+            try:
+                worker.kill()
+            except (OSError, AttributeError):
+                pass
+        stopper = threading.Thread(target=pool.terminate, daemon=True)
+        stopper.start()
+        stopper.join(5)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
-              fresh: bool = False, progress: bool = True,
+              fresh: bool = False, progress="auto",
               on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None) -> List[List[dict]]:
-    """Play every missing game of every plan; return each plan's records in game order."""
+    """Play every missing game of every plan; return each plan's records in game order.
+
+    progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
+    False mean 'auto' and 'none'. On Ctrl-C the pool is stopped at once and KeyboardInterrupt
+    raised; every game finished so far is already in its results file."""
+    if progress is True or progress == "auto":
+        progress = None
+    elif progress is False:
+        progress = "none"
     jobs = jobs or os.cpu_count() or 1
     done = [prepare(plan, resume, fresh) for plan in plans]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
@@ -195,11 +325,9 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
     tally = _Tally()
     for k, plan in enumerate(plans):
         for record in plan_records(plan, done[k]):
-            tally.add(record, plan.perspective)
-    finished = [False] * len(plans)
+            tally.add(record, plan.perspective_of(record["game"]))
 
     def plan_done(k: int) -> None:
-        finished[k] = True
         records = plan_records(plans[k], done[k])
         write_summary(plans[k], records)
         if on_plan_done is not None:
@@ -210,9 +338,7 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    bar = tqdm(total=total, initial=total - len(tasks), unit="game", disable=None if progress else True,
-               desc=plans[0].label if len(plans) == 1 else "games", dynamic_ncols=True)
-    bar.set_postfix_str(str(tally))
+    shown = _Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
     try:
         for k in range(len(plans)):
             if not remaining[k]:
@@ -223,22 +349,20 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
                 raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
             append_record(handles[k], record)
             done[k][record["game"]] = record
-            tally.add(record, plans[k].perspective)
-            bar.update(1)
-            bar.set_postfix_str(str(tally))
+            tally.add(record, plans[k].perspective_of(record["game"]))
+            shown.update()
             remaining[k] -= 1
             if not remaining[k]:
                 plan_done(k)
         if pool:
             pool.close()
+            pool.join()
     except BaseException:
         if pool:
-            pool.terminate()
+            _stop_pool(pool)
         raise
     finally:
-        bar.close()
+        shown.close()
         for handle in handles:
             handle.close()
-        if pool:
-            pool.join()
     return [plan_records(plan, done[k]) for k, plan in enumerate(plans)]

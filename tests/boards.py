@@ -1,5 +1,5 @@
 """Compact notation for crafted positions in tests: "Kd0 Rg0 kd6" and "a1b2"."""
-from harness.rules import RULES
+from harness.variants.cs3243.rules import RULES
 
 LETTERS = {p.letter: p.name for p in RULES.variant.pieces}
 

@@ -7,10 +7,10 @@ is a tenth of the default (the per-game cap GAME_CAP, when present, is scaled wi
 mate and whole-game tests keep the default budget.
 
 Black's moves are asked for by showing AB.py the mirrored board (rows r -> 6 - r, colours
-swapped, dict order kept), which is what agents.student.StudentAgent does, and mapping the
+swapped, dict order kept), which is what harness.student.StudentAgent does, and mapping the
 answer back; tests that need the raw answer mirror by hand.
 
-Every crafted position is verified by brute force over harness.rules in the test itself
+Every crafted position is verified by brute force over harness.variants.cs3243.rules in the test itself
 (which moves capture the King, which moves mate, which first moves force a mate on the
 third ply), so a wrong position fails its test loudly instead of passing vacuously.
 Positions are written "Kd0 Rg0 kd6": engine letters (K King, Q Queen, R Rook, B Bishop,
@@ -34,12 +34,12 @@ if str(ROOT) not in sys.path:
 from agents import make_agent  # noqa: E402
 from agents.minimax import MinimaxAgent  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
-from agents.student import StudentAgent  # noqa: E402
-from harness.config import read_config  # noqa: E402
-from harness.game import (CHECKMATE, KING_CAPTURE, OUT_OF_VALID_MOVES, Game,  # noqa: E402
+from harness.student import StudentAgent  # noqa: E402
+from harness.variants.cs3243.config import read_config  # noqa: E402
+from harness.variants.cs3243.game import (CHECKMATE, KING_CAPTURE, OUT_OF_VALID_MOVES, Game,  # noqa: E402
                           board_from_gameboard, course_move, interleave, start_gameboard)
 from harness.referee import play_game  # noqa: E402
-from harness.rules import RULES  # noqa: E402
+from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 AB_PATH = ROOT / "AB.py"
 BUDGET_NAME = "NODE_BUDGET"

@@ -16,14 +16,16 @@ from agents.greedy import GreedyAgent
 from agents.minimax import MinimaxAgent
 from agents.random_agent import RandomAgent
 from agents.smart import SmartAgent
-from agents.student import StudentAgent
+from harness.student import StudentAgent
 from agents.tactics import capture_value, checks, mating
-from harness.game import Game, board_from_gameboard, course_move, start_gameboard
-from harness.referee import parse_answer, play_game
-from harness.rules import RULES
+from harness.variants.cs3243.game import Game, board_from_gameboard, course_move, start_gameboard
+from harness.referee import play_game
+from harness.variants.cs3243.protocol import parse_answer
+from harness.variants.cs3243.rules import RULES
+
+from boards import gb, mv  # noqa: E402
 
 safe = RULES.is_safe
-from boards import gb, mv
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SEEDS = range(60)

@@ -100,7 +100,9 @@ def test_play_shows_the_game_move_by_move(capsys):
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith("White: random   Black: dummy   seed 4")
-    assert lines[1:4] == ["    a  b  c  d  e  f  g", " 0  N  B  Q  K  A  E  R ", " 1  F  P  P  P  P  P  F "]
+    # row 6 (Black's back rank) at the top, as replay and FEN show it
+    assert lines[1:4] == ["    a  b  c  d  e  f  g", " 6  n  b  q  k  a  e  r ", " 5  f  p  p  p  p  p  f "]
+    assert lines[7:9] == [" 1  F  P  P  P  P  P  F ", " 0  N  B  Q  K  A  E  R "]
     moves = [line for line in lines if re.match(r"^ *\d+\. (White|Black) [a-g][0-6][a-g][0-6]  \(", line)]
     final = lines[-1]
     match = re.match(r"^(White \(random\) wins|Black \(dummy\) wins|Draw) by (\w+) after (\d+) plies\.$", final)
@@ -115,7 +117,7 @@ def test_play_with_files_that_misbehave(capsys):
     assert "hello from import" not in before and after.startswith("\n    hello from import")
     code, out, _ = run_cli(["play", "--white", str(HOSTILE / "raises.py"), "--black", "dummy"], capsys)
     assert "Black (dummy) wins by crash after 0 plies." in out
-    assert "Error: White: StudentCrash: ValueError: boom (raises.py line 5)" in out
+    assert "Error: White: ValueError: boom (raises.py line 5)" in out
 
 
 def test_series_prints_a_summary_and_writes_results(tmp_path, capsys):
@@ -127,3 +129,49 @@ def test_series_prints_a_summary_and_writes_results(tmp_path, capsys):
     assert out.splitlines()[0] == (f"random (White) vs dummy (Black): 4 games: White won {score['white']}, "
                                    f"{score['draw']} drawn, Black won {score['black']}")
     assert out.splitlines()[-1] == f"results: {out_dir / 'results.jsonl'}; summary: {out_dir / 'report.json'}"
+
+
+def test_series_prints_the_score_and_elo_lines(tmp_path, capsys):
+    """The two lines after the summary, from White's view, agree with the recorded games."""
+    out_dir = tmp_path / "s"
+    code, out, _ = run_cli(["series", "--white", "greedy", "--black", "dummy", "--games", "3", "--out",
+                            str(out_dir), "--quiet", "--jobs", "1"], capsys)
+    assert code == 0
+    records = [json.loads(line) for line in (out_dir / "results.jsonl").read_text().splitlines()]
+    w = sum(r["result"] == "white" for r in records)
+    b = sum(r["result"] == "black" for r in records)
+    d = 3 - w - b
+    lines = out.splitlines()
+    from harness import stats
+    assert lines[1] == f"Score of greedy vs dummy: {w} - {b} - {d}  [{(w + d / 2) / 3:.3f}] 3"
+    assert lines[2] == stats.elo_line(w, b, d) and lines[2].startswith("Elo difference: ")
+    summary = json.loads((out_dir / "report.json").read_text())
+    assert summary["settings"]["variant"] == "cs3243"
+    assert summary["white"]["win_wilson95"] == [round(x, 4) for x in stats.wilson(w, 3)]
+    assert set(summary["white"]) >= {"score", "elo", "elo_margin", "los", "win_wilson95", "not_lost_wilson95"}
+
+
+def test_an_unknown_variant_is_one_line_listing_the_known_ones(capsys):
+    for argv in (["perft", "1", "--variant", "chess"], SERIES + ["--variant", "chess"]):
+        code, out, err = run_cli(argv, capsys)
+        assert (code, out) == (2, "")
+        assert err.startswith("error: unknown variant 'chess': use one of cs3243") and err.count("\n") == 1
+
+
+def test_perft_through_the_variant(capsys):
+    code, out, _ = run_cli(["perft", "3", "--variant", "cs3243"], capsys)
+    lines = [line.split()[:2] for line in out.splitlines()]
+    assert code == 0 and lines == [["depth", "nodes"], ["1", "12"], ["2", "144"], ["3", "2532"]]
+
+
+def test_replay_and_resume_refuse_a_series_of_another_variant(tmp_path, capsys):
+    out_dir = tmp_path / "s"
+    assert run_cli(SERIES + ["--out", str(out_dir), "--quiet", "--jobs", "1"], capsys)[0] == 0
+    results = out_dir / "results.jsonl"
+    code, out, err = run_cli(["replay", str(results), "0", "--variant", "nthu"], capsys)
+    assert (code, err) == (2, "error: the record is a game of cs3243, not nthu\n")
+    lines = results.read_text().splitlines()
+    other = [json.dumps({**json.loads(line), "variant": "congo"}) for line in lines]
+    results.write_text("\n".join(other) + "\n")
+    code, _, err = run_cli(SERIES + ["--out", str(out_dir), "--quiet", "--resume"], capsys)
+    assert code == 2 and "holds game 0 of another series" in err

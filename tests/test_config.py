@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import (
+from harness.variants.cs3243.config import (
     ConfigError, Setup, format_config, parse_config, read_config, start_setup, write_config,
 )
-from harness.game import interleave
+from harness.variants.cs3243.game import interleave
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -1,16 +1,16 @@
-"""FEN and engine notation (harness.fen), game records' engine fields and the replay command."""
+"""FEN and engine notation (harness.variants.cs3243.fen), game records' engine fields and the replay command."""
 import argparse
 import json
 import random
 
 import pytest
 
-from harness.fen import (START_FEN, VARIANT_FILE, course_to_engine, engine_move, engine_record_fields,
+from harness.variants.cs3243.fen import (START_FEN, VARIANT_FILE, course_to_engine, engine_move, engine_record_fields,
                          engine_to_course, from_fen, game_from_fen, parse_engine_move, to_fen)
-from harness.game import Game, start_gameboard
+from harness.variants.cs3243.game import Game, start_gameboard
 from harness.replay import add_parser, board_lines, load_record, replay_lines
-from harness.rules import RULES
-from harness.variant import BLACK, WHITE
+from harness.variants.cs3243.rules import RULES
+from harness.variants.cs3243.pieces import BLACK, WHITE
 
 V = RULES.variant
 

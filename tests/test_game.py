@@ -6,11 +6,11 @@ maximum length (draw).
 """
 import pytest
 
-from harness.game import (
+from harness.variants.cs3243.game import (
     CHECKMATE, FIFTY_MOVE_DRAW, KING_CAPTURE, MAX_PLIES, NO_MOVES_DRAW, OUT_OF_VALID_MOVES,
     Game, board_from_gameboard, interleave, move_from_name, move_name, start_gameboard,
 )
-from harness.rules import RULES
+from harness.variants.cs3243.rules import RULES
 
 W, B = "White", "Black"
 
@@ -260,7 +260,7 @@ def test_interleave_with_the_longer_black_side():
 
 
 def test_interleave_of_the_start_setup_is_the_course_dict():
-    from harness.config import start_setup
+    from harness.variants.cs3243.config import start_setup
     setup = start_setup()
     assert list(interleave(setup.white, setup.black).items()) == COURSE_ORDER
 

@@ -8,11 +8,12 @@ import random
 import pytest
 
 from agents.minimax import WIN, MinimaxAgent, Searcher
-from harness.game import Game, board_from_gameboard, course_move
-from harness.rules import RULES
+from harness.variants.cs3243.game import Game, board_from_gameboard, course_move
+from harness.variants.cs3243.rules import RULES
+
+from boards import gb, mv  # noqa: E402
 
 safe = RULES.is_safe
-from boards import gb, mv
 
 
 def search(text, side=1, depth=4):

@@ -15,10 +15,10 @@ import pytest
 
 pyffish = pytest.importorskip("pyffish", reason="pyffish is not installed: pip install pyffish==0.0.90")
 
-from harness.fen import START_FEN, VARIANT_FILE, VARIANT_NAME, engine_move, from_fen, to_fen  # noqa: E402
-from harness.game import (CHECKMATE, FIFTY_MOVE_DRAW, KING_CAPTURE, NO_MOVES_DRAW,  # noqa: E402
+from harness.variants.cs3243.fen import START_FEN, VARIANT_FILE, VARIANT_NAME, engine_move, from_fen, to_fen  # noqa: E402
+from harness.variants.cs3243.game import (CHECKMATE, FIFTY_MOVE_DRAW, KING_CAPTURE, NO_MOVES_DRAW,  # noqa: E402
                           OUT_OF_VALID_MOVES, Game, board_from_gameboard)
-from harness.rules import RULES, perft  # noqa: E402
+from harness.variants.cs3243.rules import RULES, perft  # noqa: E402
 
 V = VARIANT_NAME
 SEED = 3243

@@ -5,12 +5,12 @@ from pathlib import Path
 import pytest
 
 from agents import make_agent
-from agents.base import Agent, AgentTimeout
-from harness.game import Game, start_gameboard
+from harness.agent import Agent, AgentTimeout
+from harness.variants.cs3243.game import Game, start_gameboard
 from harness.referee import play_game
-from harness.rules import RULES
+from harness.variants.cs3243.rules import RULES
 from harness.sandbox import OUTPUT_LIMIT, SandboxAgent
-from harness.variant import BLACK, WHITE
+from harness.variants.cs3243.pieces import BLACK, WHITE
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
 V = RULES.variant
@@ -229,14 +229,14 @@ def play_file(name, colour, timeout=2.0, opponent="dummy", seed=1):
 
 
 FAULTS = [
-    ("import_error.py", "crash", "StudentCrash: at import: RuntimeError: broken at import (import_error.py line 2)"),
-    ("raises.py", "crash", "StudentCrash: ValueError: boom (raises.py line 5)"),
-    ("exit_call.py", "crash", "StudentCrash: called sys.exit(3) (exit_call.py line 6)"),
-    ("exit_import.py", "crash", "StudentCrash: at import: called sys.exit('bye at import') (exit_import.py line 4)"),
-    ("os_exit.py", "crash", "StudentCrash: the process exited with code 7 during its move"),
-    ("kill_self.py", "crash", "StudentCrash: the process was killed by signal SIGSEGV during its move"),
+    ("import_error.py", "crash", "at import: RuntimeError: broken at import (import_error.py line 2)"),
+    ("raises.py", "crash", "ValueError: boom (raises.py line 5)"),
+    ("exit_call.py", "crash", "called sys.exit(3) (exit_call.py line 6)"),
+    ("exit_import.py", "crash", "at import: called sys.exit('bye at import') (exit_import.py line 4)"),
+    ("os_exit.py", "crash", "the process exited with code 7 during its move"),
+    ("kill_self.py", "crash", "the process was killed by signal SIGSEGV during its move"),
     ("no_agent.py", "crash", "does not define studentAgent(gameboard)"),
-    ("memory.py", "crash", "StudentCrash: MemoryError (memory.py line 5)"),
+    ("memory.py", "crash", "MemoryError (memory.py line 5)"),
     ("garbage.py", "illegal_move", "illegal answer {("),
     ("hang.py", "timeout", "no answer within 1 s"),
     ("hang_import.py", "timeout", "import did not finish within 1 s"),
@@ -252,6 +252,7 @@ def test_hostile_file_loses_with_the_right_reason(name, reason, error, colour, c
     assert record["plies"] == (0 if colour == W else 1)
     assert record["error"].startswith(f"{colour}: ")
     assert error in record["error"]
+    assert "StudentCrash" not in record["error"] and "AgentCrash" not in record["error"]
     out, err = capfd.readouterr()
     assert out == "" and err == ""          # nothing of the student's reaches the referee's output
 

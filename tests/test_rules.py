@@ -6,8 +6,8 @@ course rows), except where the generator's fixed order is itself the rule under 
 """
 import pytest
 
-from harness.game import board_from_gameboard, move_name, start_gameboard
-from harness.rules import RULES
+from harness.variants.cs3243.game import board_from_gameboard, move_name, start_gameboard
+from harness.variants.cs3243.rules import RULES
 
 W, B = "White", "Black"
 WHITE, BLACK = 1, -1

@@ -152,5 +152,5 @@ def test_hostile_files_never_stop_a_series(tmp_path):
     assert summary["score"] == {"white": 0, "draw": 0, "black": 3}
     assert summary["termination"] == {"crash": 3}
     assert summary["white"]["lost_by"] == {"crash": 3}
-    assert summary["white"]["errors"] == ["White: StudentCrash: ValueError: boom (raises.py line 5)"]
+    assert summary["white"]["errors"] == ["White: ValueError: boom (raises.py line 5)"]
     assert summary["black"]["errors"] == []

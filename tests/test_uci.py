@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from agents.base import AgentError, AgentTimeout
+from harness.agent import AgentError, AgentTimeout
 from agents.uci import UciAgent, UciError, uci_agent_from_spec
-from harness.fen import START_FEN, engine_record_fields, from_fen
-from harness.game import CRASH, ILLEGAL_MOVE, KING_CAPTURE, TIMEOUT, Game, start_gameboard
+from harness.variants.cs3243.fen import START_FEN, engine_record_fields, from_fen
+from harness.variants.cs3243.game import CRASH, ILLEGAL_MOVE, KING_CAPTURE, TIMEOUT, Game, start_gameboard
 from harness.referee import play_game
-from harness.variant import BLACK, WHITE
+from harness.variants.cs3243.pieces import BLACK, WHITE
 
 FSF = "/usr/games/fairy-stockfish"
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")

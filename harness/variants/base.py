@@ -180,6 +180,28 @@ class Variant:
 
     # -- with defaults -----------------------------------------------------------------------
 
+    def game_options(self, fifty: Optional[int] = None, max_plies: Optional[int] = None,
+                     config: Optional[str] = None, fen: Optional[str] = None) -> Dict[str, Any]:
+        """The keyword arguments of `start` for the command line's --fifty, --max-plies,
+        --config and --fen (None: not given), as JSON-able values that name the game's setup in
+        a series' settings. ValueError (one line) for an option this variant does not have or a
+        bad value; a variant overrides this for the options it has."""
+        given = {"fifty": fifty, "max_plies": max_plies, "config": config, "fen": fen}
+        for key, value in given.items():
+            if value is not None:
+                raise ValueError(f"{self.name} has no --{key.replace('_', '-')} option")
+        return {}
+
+    def legend(self) -> str:
+        """What the board's letters mean, e.g. 'K King, Q Queen, ...'."""
+        return ", ".join(f"{letter} {name}" for name, letter in self.letters.items())
+
+    letters: Dict[str, str] = {}     # piece name -> board letter (upper case)
+
+    def describe(self, state: Any) -> str:
+        """One line on the game's limits, for `play`'s header."""
+        return ""
+
     def plies(self, state: Any) -> int:
         return state.plies
 

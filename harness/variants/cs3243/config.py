@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .variant import CS3243, Variant
+from .pieces import CS3243, Edition
 
 Square = Tuple[str, int]            # ('a', 1): column letter, course row
 Placement = Tuple[str, Square]      # ('Ferz', ('a', 1))
@@ -60,14 +60,14 @@ class Setup:
     cols: int = 7
 
 
-def count_order(variant: Variant = CS3243) -> List[str]:
+def count_order(variant: Edition = CS3243) -> List[str]:
     """Piece names in count-line order: the course's order, then any pieces it lacks."""
     names = [n for n in COUNT_ORDER if n in variant.by_name]
     names += [p.name for p in variant.pieces if p.name not in names]
     return names
 
 
-def start_setup(variant: Variant = CS3243) -> Setup:
+def start_setup(variant: Edition = CS3243) -> Setup:
     """The variant's start position, both sides in the course's order (Black mirrors White)."""
     white, black = [], []
     for piece, name in variant.white_start:
@@ -162,7 +162,7 @@ def _header_line(lines: _Lines, side: str) -> None:
         raise lines.error(f"expected the {what}, found piece line {_show(line)}", lines.pos)
 
 
-def _piece_lines(lines: _Lines, side: str, total: int, variant: Variant,
+def _piece_lines(lines: _Lines, side: str, total: int, variant: Edition,
                  taken: Dict[Square, int]) -> List[Placement]:
     placed: List[Placement] = []
     while len(placed) < total:
@@ -194,7 +194,7 @@ def _piece_lines(lines: _Lines, side: str, total: int, variant: Variant,
 
 
 def _check_side(lines: _Lines, side: str, counts: Dict[str, int],
-                placed: List[Placement], count_line: int, variant: Variant) -> None:
+                placed: List[Placement], count_line: int, variant: Edition) -> None:
     found = {name: 0 for name in counts}
     for piece, _ in placed:
         found[piece] += 1
@@ -209,7 +209,7 @@ def _check_side(lines: _Lines, side: str, counts: Dict[str, int],
         raise lines.error(f"{side} side has {kings} {variant.royal}s", count_line)
 
 
-def parse_config(text: str, path: str = "config.txt", variant: Variant = CS3243) -> Setup:
+def parse_config(text: str, path: str = "config.txt", variant: Edition = CS3243) -> Setup:
     """Parse config text into a Setup; any problem is a ConfigError naming path and line."""
     lines = _Lines(text, path)
     if not lines.lines:
@@ -239,7 +239,7 @@ def parse_config(text: str, path: str = "config.txt", variant: Variant = CS3243)
     return Setup(white=sides[OWN], black=sides[ENEMY], rows=rows, cols=cols)
 
 
-def read_config(path, variant: Variant = CS3243) -> Setup:
+def read_config(path, variant: Edition = CS3243) -> Setup:
     """Read and parse a config file (UTF-8). Unreadable files are ConfigErrors too (line 0)."""
     name = str(path)
     try:
@@ -274,7 +274,7 @@ def _block(pieces: List[Placement], side: str, header: str, order: Sequence[str]
     return out
 
 
-def format_config(setup: Setup, variant: Variant = CS3243) -> str:
+def format_config(setup: Setup, variant: Edition = CS3243) -> str:
     """The course's layout for a setup, Enemy (Black) block first; ends with a newline."""
     order = count_order(variant)
     out = [f"Rows:{setup.rows}", f"Cols:{setup.cols}"]
@@ -283,7 +283,7 @@ def format_config(setup: Setup, variant: Variant = CS3243) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_config(path, setup: Setup, variant: Variant = CS3243) -> None:
+def write_config(path, setup: Setup, variant: Edition = CS3243) -> None:
     """Write format_config(setup) to path as UTF-8 with '\\n' line endings."""
     with open(path, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(format_config(setup, variant))

@@ -25,7 +25,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .rules import RULES, SIDE_OF_COLOUR, Move, Rules
-from .variant import BLACK, WHITE
+from .pieces import BLACK, WHITE
 
 Square = Tuple[str, int]
 Gameboard = Dict[Square, Tuple[str, str]]
@@ -138,7 +138,7 @@ def to_fen(position, side=None, quiet_plies: Optional[int] = None, fullmove: Opt
            rules: Optional[Rules] = None) -> str:
     """The FEN of a position.
 
-    `position` is a harness.game.Game (its side to move, quiet plies and move number are the
+    `position` is a harness.variants.cs3243.game.Game (its side to move, quiet plies and move number are the
     defaults), a gameboard dict or a flat board list. `side` is 'White'/'Black' (or 1/-1,
     default White); `quiet_plies` is the halfmove clock (default 0 for a dict or list);
     `fullmove` the FEN move number (default 1 for a dict or list).
@@ -237,26 +237,36 @@ def from_fen(fen: str, rules: Rules = RULES) -> Tuple[Gameboard, str, int, int]:
 
 
 def game_from_fen(fen: str, rules: Rules = RULES, **limits):
-    """A harness.game.Game at the FEN's position, side to move and quiet-ply count."""
+    """A harness.variants.cs3243.game.Game at the FEN's position, side to move and quiet-ply count."""
     from .game import Game
     gameboard, colour, halfmove, _ = from_fen(fen, rules)
     game = Game(gameboard, to_move=colour, rules=rules, **limits)
     game.quiet_plies = halfmove
-    game.start_quiet_plies = halfmove   # read by start_fen()
     return game
 
 
 # -- game records ---------------------------------------------------------------------------
 
 def start_fen(game) -> str:
-    """The FEN of the position a Game started from (halfmove clock 0, fullmove 1)."""
-    return to_fen(game.start, game.start_colour, getattr(game, "start_quiet_plies", 0), 1, game.rules)
+    """The FEN of the position a Game started from (fullmove 1)."""
+    return position_fen(game.start_state)
+
+
+def position_fen(position, fullmove: int = 1) -> str:
+    """The FEN of a `game.Position`."""
+    return to_fen(position.board, position.side, position.quiet_plies, fullmove, position.rules)
+
+
+def record_fields(start, moves: Sequence[Move]) -> Dict[str, Union[str, List[str]]]:
+    """The fields a game record carries so the game can be replayed in Fairy-Stockfish:
+    ``start_fen`` and ``engine_moves`` (every ply in engine notation, in order), for a game that
+    started at the `game.Position` `start`."""
+    return {
+        "start_fen": position_fen(start),
+        "engine_moves": [engine_move(start.rules, m) for m in moves],
+    }
 
 
 def engine_record_fields(game) -> Dict[str, Union[str, List[str]]]:
-    """The fields a game record carries so the game can be replayed in Fairy-Stockfish:
-    ``start_fen`` and ``engine_moves`` (every ply in engine notation, in order)."""
-    return {
-        "start_fen": start_fen(game),
-        "engine_moves": [engine_move(game.rules, m) for m in game.moves_played],
-    }
+    """`record_fields` of a Game."""
+    return record_fields(game.start_state, game.moves)

@@ -16,10 +16,10 @@ import itertools
 import os
 import sys
 
-from harness.rules import RULES
-from harness.variant import BLACK, WHITE
+from harness.variants.cs3243.rules import RULES
+from harness.variants.cs3243.pieces import BLACK, WHITE
 
-from .base import Agent, AgentError
+from .agent import Agent, AgentError
 
 _load_counter = itertools.count(1)
 _OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -50,6 +50,22 @@ def load_student_module(path: str):
     return module
 
 
+def mirror_gameboard(gameboard, rows: int = RULES.variant.rows):
+    """The board as White would see it if it were Black: rows mirrored, colours swapped, the
+    dict's order kept. Its own inverse. Entries that are not (square, (piece, colour)) pairs are
+    left as they are."""
+    out = {}
+    for square, value in gameboard.items():
+        try:
+            (letter, row), (piece, colour) = square, value
+            if type(row) is int and colour in _OTHER:
+                square, value = (letter, rows - 1 - row), (piece, _OTHER[colour])
+        except (TypeError, ValueError):
+            pass
+        out[square] = value
+    return out
+
+
 class StudentAgent(Agent):
     def __init__(self, path: str, rules=RULES):
         self.path = path
@@ -62,10 +78,7 @@ class StudentAgent(Agent):
         self.function = function
 
     def mirror_gameboard(self, gameboard):
-        """The board as White would see it if it were Black: rows mirrored, colours swapped."""
-        last = self.rules.variant.rows - 1
-        return {(square[0], last - square[1]): (piece, _OTHER[colour])
-                for square, (piece, colour) in gameboard.items()}
+        return mirror_gameboard(gameboard, self.rules.variant.rows)
 
     def _square(self, square, mirror: bool):
         """The square as a tuple (row mirrored if asked), or None when it is not a square."""

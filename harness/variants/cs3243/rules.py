@@ -13,7 +13,7 @@ lower column first.
 """
 from typing import List, Optional, Sequence, Tuple
 
-from .variant import CS3243, WHITE, BLACK, Variant
+from .pieces import CS3243, WHITE, BLACK, Edition
 
 Move = Tuple[int, int]
 SIDE_OF_COLOUR = {WHITE: 1, BLACK: -1}
@@ -23,7 +23,7 @@ COLOUR_OF_SIDE = {1: WHITE, -1: BLACK}
 class Rules:
     """The precomputed move and attack tables of one variant, and the operations on boards."""
 
-    def __init__(self, variant: Variant = CS3243):
+    def __init__(self, variant: Edition = CS3243):
         self.variant = variant
         self.size = variant.size
         self.code_of = {p.name: i + 1 for i, p in enumerate(variant.pieces)}

@@ -6,23 +6,23 @@ numbers rows; the last move's squares can be marked.
 """
 from typing import Dict, Iterable, Tuple
 
-from .variant import CS3243, WHITE, Variant
+from .pieces import CS3243, WHITE, Edition
 
 Square = Tuple[str, int]
 EMPTY = "."
 
 
-def legend(variant: Variant = CS3243) -> str:
+def legend(variant: Edition = CS3243) -> str:
     return ", ".join(f"{p.letter} {p.name}" for p in variant.pieces)
 
 
-def render(gameboard: Dict[Square, Tuple[str, str]], variant: Variant = CS3243,
+def render(gameboard: Dict[Square, Tuple[str, str]], variant: Edition = CS3243,
            marked: Iterable[Square] = ()) -> str:
     """The board as lines of text; squares in `marked` are shown in brackets."""
     marked = set(marked)
     letters = variant.column_letters()
     lines = ["    " + "  ".join(letters)]
-    for row in range(variant.rows):
+    for row in range(variant.rows - 1, -1, -1):     # row 0, White's back rank, at the bottom
         cells = []
         for letter in letters:
             value = gameboard.get((letter, row))

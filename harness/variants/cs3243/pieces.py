@@ -1,4 +1,5 @@
-"""Board geometry and piece set as data, so another edition is a new Variant, not a rewrite.
+"""CS3243's board geometry and piece set as data (an `Edition`), so a 5x5 or 6x5 edition of the
+same fairy game is new data, not a rewrite.
 
 A square is an index ``row * cols + col``; the course names it ``(column_letter, row)``,
 with row 0 at the top (White's back rank). White pawns move towards higher rows.
@@ -6,14 +7,14 @@ with row 0 at the top (White's back rank). White pawns move towards higher rows.
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from ..base import BLACK, COLOURS, WHITE  # noqa: F401  (the course's colour names)
+
 Vector = Tuple[int, int]  # (column step, row step)
 
 ORTHOGONAL: Tuple[Vector, ...] = ((0, 1), (0, -1), (1, 0), (-1, 0))
 DIAGONAL: Tuple[Vector, ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 KNIGHT: Tuple[Vector, ...] = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
-WHITE, BLACK = "White", "Black"
-COLOURS = (WHITE, BLACK)
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class PieceType:
 
 
 @dataclass(frozen=True)
-class Variant:
+class Edition:
     """An edition of the game: board size, pieces, start layout and the course's dict order."""
     name: str
     cols: int
@@ -97,7 +98,7 @@ class Variant:
         return layout
 
 
-CS3243 = Variant(
+CS3243 = Edition(
     name="cs3243",
     cols=7,
     rows=7,

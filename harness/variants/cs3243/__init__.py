@@ -1,0 +1,100 @@
+"""NUS CS3243's 7x7 fairy minichess as a variant (rules: docs/rules-cs3243.md).
+
+The rules engine is `rules.Rules` (flat board of signed ints, tables built from the piece data in
+`pieces`), a state is a `game.Position`, agents are called through the course's gameboard dict
+(`protocol`), and positions come from the course's config.txt (`config`) or a FEN (`fen`).
+"""
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..base import WHITE, Move, Outcome, Variant
+from . import board_text, fen
+from .config import read_config
+from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Position, course_move, interleave, move_from_name, move_name
+from .protocol import GameboardProtocol
+from .rules import RULES, perft
+
+
+class CS3243(Variant):
+    name = "cs3243"
+    title = "NUS CS3243 7x7 fairy minichess"
+    protocol_class = GameboardProtocol
+    rules = RULES
+    values: Dict[str, int] = {p.name: p.value for p in RULES.variant.pieces}
+    letters: Dict[str, str] = {p.name: p.letter for p in RULES.variant.pieces}
+
+    def describe(self, state: Position) -> str:
+        return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"
+
+    def game_options(self, fifty: Optional[int] = None, max_plies: Optional[int] = None,
+                     config: Optional[str] = None, fen: Optional[str] = None) -> Dict[str, Any]:
+        """{"fifty", "max_plies", "start"}: the limits and the config file's position as
+        [[col, row, piece, colour], ...] in the course's dict order (None: the course's start).
+        ConfigError names the config file's bad line."""
+        if fen is not None:
+            raise ValueError("cs3243 starts from a config file (--config), not --fen")
+        start = None
+        if config is not None:
+            setup = read_config(config)
+            board = interleave(setup.white, setup.black)
+            start = [[c, r, piece, colour] for (c, r), (piece, colour) in board.items()]
+        return {"fifty": DEFAULT_FIFTY_LIMIT if fifty is None else fifty,
+                "max_plies": DEFAULT_MAX_PLIES if max_plies is None else max_plies, "start": start}
+
+    def start(self, start=None, to_move: str = WHITE, fifty: Optional[int] = None,
+              max_plies: Optional[int] = None, gameboard=None) -> Position:
+        """The course's start, or a position given as `game_options`' rows or as a gameboard."""
+        if start is not None:
+            gameboard = {(c, r): (piece, colour) for c, r, piece, colour in start}
+        return Position(gameboard, to_move, RULES,
+                        fifty_limit=DEFAULT_FIFTY_LIMIT if fifty is None else fifty,
+                        max_plies=DEFAULT_MAX_PLIES if max_plies is None else max_plies)
+
+    def to_move(self, state: Position) -> str:
+        return state.to_move
+
+    def legal_moves(self, state: Position) -> List[Move]:
+        return [Move(s, t) for s, t in RULES.moves(state.board, state.side)]
+
+    def apply(self, state: Position, move: Move) -> Position:
+        return state.advance(move)
+
+    def outcome(self, state: Position) -> Optional[Outcome]:
+        return state.outcome()
+
+    def move_name(self, move: Move) -> str:
+        return move_name(RULES, move)
+
+    def parse_move(self, text: str) -> Move:
+        move = move_from_name(RULES, text) if isinstance(text, str) and len(text) == 4 else (None,)
+        if None in move:
+            raise ValueError(f"'{text}' is not a move name such as 'c1c2' (columns a-g, rows 0-6)")
+        return Move(*move)
+
+    def board_text(self, state: Position, last: Optional[Move] = None) -> str:
+        marked = course_move(RULES, last) if last is not None else ()
+        return board_text.render(state.gameboard, marked=marked)
+
+    def grid(self, state: Position) -> List[List[Optional[Tuple[str, str]]]]:
+        edition = RULES.variant
+        rows = []
+        for row in range(edition.rows - 1, -1, -1):
+            cells = []
+            for col in range(edition.cols):
+                p = state.board[edition.index(col, row)]
+                cells.append(None if not p else (RULES.piece_of[abs(p)].letter, WHITE if p > 0 else "Black"))
+            rows.append(cells)
+        return rows
+
+    def square_names(self) -> Tuple[List[str], List[str]]:
+        edition = RULES.variant
+        return list(edition.column_letters()), [str(r) for r in range(edition.rows - 1, -1, -1)]
+
+    def perft(self, state: Position, depth: int) -> int:
+        """The course's perft: a sequence ends only when a King is captured."""
+        return perft(RULES, state.board, state.side, depth)
+
+    def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
+        return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
+
+
+VARIANT = CS3243()
