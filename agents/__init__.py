@@ -9,6 +9,8 @@ from typing import Dict, List
 
 from harness.agent import Agent, AgentError
 
+from .congo import AGENTS as CONGO_AGENTS
+
 BUILTIN: Dict[str, Dict[str, str]] = {
     "cs3243": {
         "dummy": "agents.dummy:DummyAgent",
@@ -17,6 +19,7 @@ BUILTIN: Dict[str, Dict[str, str]] = {
         "smart": "agents.smart:SmartAgent",
         "minimax": "agents.minimax:MinimaxAgent",
     },
+    "congo": CONGO_AGENTS,
 }
 
 UCI_PREFIX = "uci:"

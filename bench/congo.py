@@ -9,11 +9,11 @@ Run: python bench/congo.py [--positions 30] [--games 50] [--nodes N] [--openings
    (eval2) and minimax at depth 2 (eval1), with the targets (0.3 s and 0.05 s).
 2. Strength: ab against alphabeta over --games games: each opening (--openings-plies random plies
    from the 2022 start, seeded) is played twice, ab White then ab Black. Printed: W/D/L from ab's
-   side, the score (win 1, draw 1/2), the logistic Elo difference with its 95 % margin, the
-   target (90 %), and think times per move. One process (the machine's cores are shared).
+   side, the score (win 1, draw 1/2) against the target (90 %), the Elo difference with its 95 %
+   margin (harness.stats, as series prints it), the games not won, and think times per move.
+   One process (the machine's cores are shared).
 """
 import argparse
-import math
 import os
 import random
 import statistics
@@ -25,6 +25,7 @@ sys.path.insert(0, ROOT)
 
 from agents.congo.ab import NODES, ABAgent  # noqa: E402
 from agents.congo.course import AlphaBetaAgent, MinimaxAgent  # noqa: E402
+from harness import stats  # noqa: E402
 from harness.variants.base import BLACK, WHITE  # noqa: E402
 from harness.variants.congo import VARIANT  # noqa: E402
 from harness.variants.congo import rules, search  # noqa: E402
@@ -105,30 +106,6 @@ def timed(fn, positions):
     return seconds
 
 
-def elo_of(score):
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
-
-
-def elo_text(w, d, l):
-    """"+382 +- 150" (Elo at the score, half the width of its 95 % interval), or
-    "+inf [+312, +inf]" when an end of the interval is unbounded."""
-    n = w + d + l
-    score = (w + d / 2) / n
-    variance = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / n
-    error = math.sqrt(variance / n)
-    elo, low, high = elo_of(score), elo_of(score - 1.96 * error), elo_of(score + 1.96 * error)
-
-    def one(x):
-        return ("+inf" if x > 0 else "-inf") if not math.isfinite(x) else f"{round(x):+d}"
-    if all(math.isfinite(x) for x in (elo, low, high)):
-        return f"{one(elo)} +- {(high - low) / 2:.0f}"
-    return f"{one(elo)} [{one(low)}, {one(high)}]"
-
-
 def speed(args):
     todo = positions(args.positions, args.seed)
     print(f"speed over {len(todo)} positions ({len(SAMPLES)} published samples, the rest from "
@@ -146,7 +123,7 @@ def speed(args):
 def match(args):
     print(f"ab ({args.nodes} nodes a move) vs alphabeta (depth 4, eval2): {args.games} games, "
           f"openings of {args.openings_plies} random plies, each played with both colours")
-    w = d = l = 0
+    wins = draws = losses = 0
     ab_thinks, ab_bad = [], []
     lengths = []
     for game in range(args.games):
@@ -158,21 +135,21 @@ def match(args):
         lengths.append(plies)
         ab_thinks.extend(thinks[ab_colour])
         if outcome.winner == ab_colour:
-            w += 1
+            wins += 1
         elif outcome.winner is None:
-            d += 1
+            draws += 1
             ab_bad.append(f"{game}:{ab_colour[0]}:draw({outcome.reason})")
         else:
-            l += 1
+            losses += 1
             ab_bad.append(f"{game}:{ab_colour[0]}:loss({outcome.reason})")
         if args.verbose:
             print(f"    game {game} ab {ab_colour}: {outcome.result} ({outcome.reason}, {plies} plies)",
                   flush=True)
-    n = w + d + l
-    score = (w + d / 2) / n
+    score = stats.score(wins, draws, losses)
     verdict = "ok" if score >= SCORE_TARGET else "BELOW TARGET"
-    print(f"  ab W/D/L {w}/{d}/{l}: score {score:.1%}, Elo {elo_text(w, d, l)} "
-          f"(target {SCORE_TARGET:.0%}: {verdict})")
+    print(f"  ab W/D/L {wins}/{draws}/{losses}: score {score:.1%} (target {SCORE_TARGET:.0%}: {verdict})")
+    print(f"  {stats.score_line('ab', 'alphabeta', wins, losses, draws)}")
+    print(f"  {stats.elo_line(wins, losses, draws)}")
     if ab_bad:
         print(f"  not won (game:ab colour:result): {' '.join(ab_bad)}")
     print(f"  game length: median {statistics.median(lengths)} plies, longest {max(lengths)}")

@@ -335,8 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
                     description="Minichess assignments (CS3243 7x7 fairy minichess first): rules, referee, "
                                 "series and reports. `python -m harness COMMAND --help` for a command's options.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    agents_help = ("a built-in (cs3243: dummy, random, greedy, smart, minimax), a path to a .py file with "
-                   "studentAgent, or uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish)")
+    agents_help = ("a built-in (cs3243: dummy, random, greedy, smart, minimax; congo: random, greedy, minimax, "
+                   "alphabeta, ab), a path to a .py file with studentAgent, or uci:PATH[,nodes=N][,movetime=MS] "
+                   "(a UCI engine such as Fairy-Stockfish)")
 
     p = sub.add_parser("perft", help="count move sequences from a position (rules check)")
     p.add_argument("depth", type=positive_int, metavar="DEPTH")
@@ -389,10 +390,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_check)
     from . import replay
     replay.add_parser(sub)
+
+    p = sub.add_parser("congo", help="the Congo course's programs: moves, apply, eval1, minimax, eval2, "
+                                     "alphabeta, bestmove (python -m harness congo --help)", add_help=False)
+    p.add_argument("program_args", nargs=argparse.REMAINDER, metavar="PROGRAM ...")
     return parser
 
 
+def run_congo(argv: List[str]) -> int:
+    """`python -m harness congo PROGRAM ...`: the course's programs, stdin to stdout."""
+    from .variants.congo.programs import main as congo_main
+    return congo_main(argv, prog="python -m harness congo")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["congo"]:         # its own parser: the programs' options pass through as given
+        return run_congo(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

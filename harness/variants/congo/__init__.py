@@ -55,6 +55,26 @@ class CongoVariant(Variant):
     name = "congo"
     title = "Congo (7x7, the course's lion, zebra, elephant, giraffe, pawn and superpawn)"
     values = {rules.NAMES[p]: v for p, v in rules.VALUES.items() if p != rules.LION}
+    letters = {rules.NAMES[p]: letter for p, letter in rules.LETTERS.items()}
+
+    def game_options(self, fifty: Optional[int] = None, max_plies: Optional[int] = None,
+                     config: Optional[str] = None, fen: Optional[str] = None) -> Dict[str, Any]:
+        """{"fen", "edition", "max_plies"} from the command line's --fen and --max-plies (the
+        edition is 2022's). ValueError (one line) for --fifty, --config or a bad FEN."""
+        if fifty is not None:
+            raise ValueError("congo has no --fifty option (its games end at --max-plies)")
+        if config is not None:
+            raise ValueError("congo starts from --fen, not a config file")
+        options = {"fen": fen, "edition": DEFAULT_EDITION,
+                   "max_plies": DEFAULT_MAX_PLIES if max_plies is None else max_plies}
+        try:
+            self.start(**options)
+        except ValueError as exc:
+            raise ValueError(f"--fen '{fen}': {exc}" if fen is not None else str(exc)) from None
+        return options
+
+    def describe(self, state: State) -> str:
+        return f"{state.edition} rules, at most {state.max_plies} plies"
 
     def start(self, fen: Optional[str] = None, edition: str = DEFAULT_EDITION,
               max_plies: int = DEFAULT_MAX_PLIES, **options) -> State:
@@ -149,7 +169,9 @@ class CongoVariant(Variant):
         return _perft(state.board, state.side, depth, state.max_plies - state.plies, state.promotion)
 
     def record_fields(self, start: State, moves: List[Move]) -> Dict[str, Any]:
-        return {"start_fen": start.fen, "edition": start.edition}
+        """The start, so `replay` can set the game up again: its FEN, edition and ply limit (what
+        was left of it when the game started after opening plies)."""
+        return {"fen": start.fen, "edition": start.edition, "max_plies": start.max_plies - start.plies}
 
 
 def _perft(board: Tuple[int, ...], side: int, depth: int, plies_left: int, promotion: bool) -> int:
