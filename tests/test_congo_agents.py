@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from agents.congo import AGENTS, make_congo_agent
+from agents import make_agent
+from agents.congo import AGENTS
 from agents.congo.ab import ABAgent
 from agents.congo.basic import GreedyAgent, NoMove, RandomAgent
 from agents.congo.course import AlphaBetaAgent, MinimaxAgent
-from harness.agent import Agent
+from harness.agent import Agent, AgentError
 from harness.variants.congo import VARIANT, rules, search
 
 
@@ -26,7 +27,7 @@ def choose(agent, fen, seed=0, edition="2022"):
 
 @pytest.mark.parametrize("name", list(AGENTS))
 def test_every_agent_is_an_agent_and_answers_a_legal_move(name):
-    agent = make_congo_agent(name)
+    agent = make_agent(name, "congo")
     module, cls = AGENTS[name].split(":")
     assert isinstance(agent, getattr(importlib.import_module(module), cls)) and isinstance(agent, Agent)
     if name == "ab":
@@ -37,8 +38,9 @@ def test_every_agent_is_an_agent_and_answers_a_legal_move(name):
 
 
 def test_unknown_agent_names_the_known_ones():
-    with pytest.raises(KeyError, match="unknown Congo agent 'x': use one of random, greedy, minimax, alphabeta, ab"):
-        make_congo_agent("x")
+    with pytest.raises(AgentError) as err:
+        make_agent("x", "congo")
+    assert str(err.value) == "unknown agent 'x' for congo: use one of random, greedy, minimax, alphabeta, ab"
 
 
 def test_random_agent_replays_for_a_seed():

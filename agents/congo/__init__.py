@@ -16,11 +16,3 @@ AGENTS = {
     "ab": "agents.congo.ab:ABAgent",
 }
 
-
-def make_congo_agent(name: str):
-    """The agent called `name` (KeyError naming the known ones otherwise)."""
-    import importlib
-    if name not in AGENTS:
-        raise KeyError(f"unknown Congo agent '{name}': use one of {', '.join(AGENTS)}")
-    module_name, class_name = AGENTS[name].split(":")
-    return getattr(importlib.import_module(module_name), class_name)()

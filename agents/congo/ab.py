@@ -359,7 +359,7 @@ class Engine:
         self.root_side = side
         self.path = [(board, side)]
         self.plies_left = plies_left
-        cap = SAFETY_SECONDS if self.seconds is None else self.seconds
+        cap = SAFETY_SECONDS if self.seconds is None else min(self.seconds, SAFETY_SECONDS)
         self.stop_at = time.perf_counter() + cap
         self.killers = [[] for _ in range(MAX_PLY + 8)]
         best_move, best_score = moves[0], -MATE
