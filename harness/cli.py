@@ -410,14 +410,19 @@ def run_congo(argv: List[str]) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["congo"]:         # its own parser: the programs' options pass through as given
-        return run_congo(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 2
+        def run() -> int:
+            return run_congo(argv[1:])
+    else:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+
+        def run() -> int:
+            return args.run(args)
     try:
-        return args.run(args)
+        return run()
     except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
