@@ -16,7 +16,8 @@ from .check import check_file, check_summary, format_problem
 from .game import Game
 from .html_report import write_report_html, write_series_html
 from .referee import play_game
-from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
+from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, VARIANT_GAME_SECONDS, VARIANT_OPPONENTS,
+                     VARIANT_PASS_MARKS, build_report, directory_name, opponent_entry,
                      plan_report, render_text, write_report)
 from .results import ResultsError, append_record, outcome
 from .sandbox import DEFAULT_MOVE_TIMEOUT
@@ -236,6 +237,13 @@ def opponent_list(text: str) -> List[str]:
 
 
 def cmd_report(args) -> int:
+    variant = variant_of(args).name
+    if args.opponents is None:
+        args.opponents = list(VARIANT_OPPONENTS.get(variant, ()))
+        if not args.opponents:
+            raise UsageError(f"{variant} has no default opponents: name them with --opponents")
+    if args.game_time is None:
+        args.game_time = VARIANT_GAME_SECONDS.get(variant)
     limits = series_limits(args)
     agent_spec(args.agent, limits["variant"])
     for opponent in args.opponents:
@@ -257,7 +265,8 @@ def cmd_report(args) -> int:
 
     all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
                             fresh=args.force, progress=progress_mode(args), on_plan_done=done)
-    entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
+    entries = {key: opponent_entry(opponent, colour, records, plan.results_path,
+                                   VARIANT_PASS_MARKS.get(variant, {}), VARIANT_GAME_SECONDS.get(variant))
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
     settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
                 "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
@@ -375,14 +384,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the agent to judge (default AB.py)")
     p.add_argument("--games", type=positive_int, default=50, metavar="N",
                    help="games per opponent and colour (default 50, as the course)")
-    p.add_argument("--opponents", type=opponent_list, default=list(DEFAULT_OPPONENTS),
-                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)}")
+    p.add_argument("--opponents", type=opponent_list, default=None,
+                   metavar="A,B,...", help=f"default: the variant's (cs3243 {','.join(DEFAULT_OPPONENTS)}; "
+                                           f"congo {','.join(VARIANT_OPPONENTS['congo'])})")
     p.add_argument("--colour", choices=("white", "black", "both"), default="white",
                    help="the agent's colour (default white, as in the course)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help=f"where report.json, report.md and the games go (default {DEFAULT_OUT})")
     add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
-    add_game_time_option(p, COURSE_GAME_SECONDS)
+    p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",
+                   help="an agent whose thinking over one game passes this loses by game_time (default: the "
+                        f"course's limit per game, cs3243 {COURSE_GAME_SECONDS:g}; congo none)")
     add_run_options(p)
     p.set_defaults(run=cmd_report)
 

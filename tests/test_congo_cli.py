@@ -95,3 +95,14 @@ def test_series_of_congo_games(capsys, tmp_path):
     records = [json.loads(line) for line in (tmp_path / "s" / "results.jsonl").read_text().splitlines()]
     assert [r["variant"] for r in records] == ["congo", "congo"]
     assert all(r["reason"] in ("lion_capture", "lions_only", "no_moves_draw", "max_plies") for r in records)
+
+
+def test_report_plays_congos_opponents_without_cs3243s_pass_marks_or_game_clock(capsys, tmp_path):
+    out = tmp_path / "r"
+    code, _, _ = run_cli(["report", "greedy", "--variant", "congo", "--games", "1", "--jobs", "1", "--quiet",
+                          "--out", str(out)], capsys)
+    assert code == 0
+    report = json.loads((out / "report.json").read_text())
+    entries = report["opponents"]
+    assert sorted(entries) == ["alphabeta", "greedy", "minimax", "random"]
+    assert {(e["pass_mark"], e["passed"], e["game_seconds_limit"]) for e in entries.values()} == {(None, None, None)}
