@@ -271,11 +271,6 @@ def generate(board: Tuple[int, ...], side: int) -> List[Tuple[int, int]]:
     return moves
 
 
-def piece_moves(board: Tuple[int, ...], side: int, piece: int) -> List[Tuple[int, int]]:
-    """Only the moves of `side`'s pieces of type `piece`."""
-    return [m for m in generate(board, side) if abs(board[m[0]]) == piece]
-
-
 def count_moves(board: Tuple[int, ...], side: int) -> Tuple[int, int]:
     """(moves, attack) of `side` as if it were to move: the number of its moves, and the number
     that capture plus 10 more for each that captures the enemy lion (eval2's terms)."""
@@ -329,11 +324,6 @@ def execute(board: Tuple[int, ...], side: int, source: int, target: int,
 
 def lions(board: Tuple[int, ...]) -> Tuple[bool, bool]:
     return LION in board, -LION in board
-
-
-def lions_only(board: Tuple[int, ...]) -> bool:
-    """Only the two lions are on the board."""
-    return sum(1 for x in board if x) == 2 and LION in board and -LION in board
 
 
 def _decided(board: Tuple[int, ...]) -> Optional[int]:
