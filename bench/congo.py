@@ -1,7 +1,7 @@
 """Congo: how fast the course's searches run, and how strong our `ab` agent is against `alphabeta`.
 
 Run: python bench/congo.py [--positions 30] [--games 50] [--nodes N] [--openings-plies 4]
-                           [--skip-speed] [--skip-match] [--seed 1]
+                           [--skip-speed] [--skip-match] [--plain] [--seed 1]
 
 1. Speed: over a set of positions (the published sample positions, then positions reached in
    games between two course minimax agents after 4 random plies from the 2022 start, taken at
@@ -118,6 +118,11 @@ def speed(args):
         verdict = "ok" if median <= target else "ABOVE TARGET"
         print(f"  {name}: median {median:.3f} s, max {max(seconds):.3f} s "
               f"(target median <= {target} s: {verdict})")
+    if args.plain:
+        plain = timed(lambda p: search.plain_alphabeta(p.board, p.side, 4, -rules.INFINITY, rules.INFINITY,
+                                                       rules.eval2, True), todo)
+        print(f"  for comparison, the pseudocode in name order (no move ordering), depth 4: median "
+              f"{statistics.median(plain):.3f} s, max {max(plain):.3f} s")
 
 
 def match(args):
@@ -166,6 +171,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-match", action="store_true")
+    parser.add_argument("--plain", action="store_true",
+                        help="also time the plain pseudocode's alpha-beta (slow), for comparison")
     parser.add_argument("--verbose", action="store_true", help="one line per game")
     args = parser.parse_args()
     if not args.skip_speed:
