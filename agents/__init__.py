@@ -10,6 +10,7 @@ from typing import Dict, List
 from harness.agent import Agent, AgentError
 
 from .nthu import AGENTS as NTHU_AGENTS
+from .congo import AGENTS as CONGO_AGENTS
 
 BUILTIN: Dict[str, Dict[str, str]] = {
     "cs3243": {
@@ -20,6 +21,7 @@ BUILTIN: Dict[str, Dict[str, str]] = {
         "minimax": "agents.minimax:MinimaxAgent",
     },
     "nthu": NTHU_AGENTS,
+    "congo": CONGO_AGENTS,
 }
 
 UCI_PREFIX = "uci:"

@@ -16,7 +16,8 @@ from .check import check_file, check_summary, format_problem
 from .game import Game
 from .html_report import write_report_html, write_series_html
 from .referee import play_game
-from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
+from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, VARIANT_GAME_SECONDS, VARIANT_OPPONENTS,
+                     VARIANT_PASS_MARKS, build_report, directory_name, opponent_entry,
                      plan_report, render_text, write_report)
 from .results import ResultsError, append_record, outcome
 from .sandbox import DEFAULT_MOVE_TIMEOUT
@@ -251,11 +252,13 @@ def report_defaults(args, variant: str) -> None:
         from .variants.nthu.grading import BASELINES
         defaults = {"games": 1, "opponents": list(BASELINES), "colour": "both"}
     else:
-        defaults = {"games": 50, "opponents": list(DEFAULT_OPPONENTS), "colour": "white",
-                    "game_time": COURSE_GAME_SECONDS}
+        defaults = {"games": 50, "opponents": list(VARIANT_OPPONENTS.get(variant, ())), "colour": "white",
+                    "game_time": VARIANT_GAME_SECONDS.get(variant)}
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
+    if not args.opponents:
+        raise UsageError(f"{variant} has no default opponents: name them with --opponents")
 
 
 def cmd_report(args) -> int:
@@ -281,7 +284,8 @@ def cmd_report(args) -> int:
 
     all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
                             fresh=args.force, progress=progress_mode(args), on_plan_done=done)
-    entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
+    entries = {key: opponent_entry(opponent, colour, records, plan.results_path,
+                                   VARIANT_PASS_MARKS.get(limits["variant"], {}), VARIANT_GAME_SECONDS.get(limits["variant"]))
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
     settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
                 "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
@@ -386,8 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
                     description="Minichess assignments (CS3243 7x7 fairy minichess first): rules, referee, "
                                 "series and reports. `python -m harness COMMAND --help` for a command's options.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    agents_help = ("a built-in (cs3243: dummy, random, greedy, smart, minimax), a path to a .py file with "
-                   "studentAgent, or uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish)")
+    agents_help = ("a built-in (cs3243: dummy, random, greedy, smart, minimax; congo: random, greedy, minimax, "
+                   "alphabeta, ab), a path to a .py file with studentAgent, or uci:PATH[,nodes=N][,movetime=MS] "
+                   "(a UCI engine such as Fairy-Stockfish)")
 
     p = sub.add_parser("perft", help="count move sequences from a position (rules check)")
     p.add_argument("depth", type=positive_int, metavar="DEPTH")
@@ -420,17 +425,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("agent", nargs="?", default="AB.py", metavar="AGENT",
                    help="the agent to judge (default AB.py)")
     p.add_argument("--games", type=positive_int, default=None, metavar="N",
-                   help="games per opponent and colour (default 50, as the course; nthu 1)")
+                   help="games per opponent and colour (default: the course's: cs3243 and congo 50; nthu 1)")
     p.add_argument("--opponents", type=opponent_list, default=None,
-                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)} (nthu: baseline1,...,baseline4)")
+                   metavar="A,B,...", help=f"default: the variant's (cs3243 {','.join(DEFAULT_OPPONENTS)}; "
+                                           f"congo {','.join(VARIANT_OPPONENTS['congo'])}; nthu baseline1,...,baseline4)")
     p.add_argument("--colour", choices=("white", "black", "both"), default=None,
                    help="the agent's colour (default white, as in the course; nthu both)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                    help=f"where report.json, report.md and the games go (default {DEFAULT_OUT})")
     add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
     p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",
-                   help="an agent whose thinking over one game passes this loses by game_time "
-                        f"(cs3243 default {COURSE_GAME_SECONDS:g}, the course's limit per game; nthu: none)")
+                   help="an agent whose thinking over one game passes this loses by game_time (default: the "
+                        f"course's limit per game, cs3243 {COURSE_GAME_SECONDS:g}; congo and nthu none)")
     add_run_options(p)
     p.set_defaults(run=cmd_report)
 
@@ -450,17 +456,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_export_nthu)
     from . import replay
     replay.add_parser(sub)
+
+    p = sub.add_parser("congo", help="the Congo course's programs: moves, apply, eval1, minimax, eval2, "
+                                     "alphabeta, bestmove (python -m harness congo --help)", add_help=False)
+    p.add_argument("program_args", nargs=argparse.REMAINDER, metavar="PROGRAM ...")
     return parser
 
 
+def run_congo(argv: List[str]) -> int:
+    """`python -m harness congo PROGRAM ...`: the course's programs, stdin to stdout."""
+    from .variants.congo.programs import main as congo_main
+    return congo_main(argv, prog="python -m harness congo")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 2
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["congo"]:         # its own parser: the programs' options pass through as given
+        def run() -> int:
+            return run_congo(argv[1:])
+    else:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+
+        def run() -> int:
+            return args.run(args)
     try:
-        return args.run(args)
+        return run()
     except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -20,6 +20,14 @@ from .series import SeriesPlan
 PASS_MARKS: Dict[str, float] = {"dummy": 1.0, "random": 1.0, "greedy": 0.9, "smart": 0.9, "minimax": 0.8}
 DEFAULT_OPPONENTS: Tuple[str, ...] = tuple(PASS_MARKS)
 COURSE_GAME_SECONDS = 30.0     # the course's grader stops a game's run after this
+# Per variant: the opponents a report plays by default, the course's pass marks and its limit on
+# thinking per game (a variant missing here has no pass marks and no game limit).
+VARIANT_OPPONENTS: Dict[str, Tuple[str, ...]] = {
+    "cs3243": DEFAULT_OPPONENTS,
+    "congo": ("random", "greedy", "minimax", "alphabeta"),
+}
+VARIANT_PASS_MARKS: Dict[str, Dict[str, float]] = {"cs3243": PASS_MARKS}
+VARIANT_GAME_SECONDS: Dict[str, float] = {"cs3243": COURSE_GAME_SECONDS}
 COLOURS = ("white", "black")
 REPORT_JSON, REPORT_MD = "report.json", "report.md"
 VERSION = "0.3.0"              # pyproject.toml's version, when the project is not installed
@@ -69,8 +77,10 @@ def not_won(records: List[dict], colour: str, results_path: Optional[str]) -> Li
 
 
 def opponent_entry(opponent: str, colour: str, records: List[dict], results_path: Optional[str] = None,
-                   pass_marks: Optional[Dict[str, float]] = None) -> dict:
-    """One row of the report: the agent's results against one opponent in one colour."""
+                   pass_marks: Optional[Dict[str, float]] = None,
+                   game_seconds_limit: Optional[float] = COURSE_GAME_SECONDS) -> dict:
+    """One row of the report: the agent's results against one opponent in one colour (CS3243's
+    pass marks and game limit unless others are given; None: the course has none)."""
     s = side_summary(records, colour)
     mark = (PASS_MARKS if pass_marks is None else pass_marks).get(opponent)
     return {
@@ -90,7 +100,7 @@ def opponent_entry(opponent: str, colour: str, records: List[dict], results_path
         "lost_by": s["lost_by"],
         "move_seconds": s["move_seconds"],
         "game_seconds_max": s["game_seconds_max"],
-        "game_seconds_limit": COURSE_GAME_SECONDS,
+        "game_seconds_limit": game_seconds_limit,
         "plies": s["plies"],
         "printed_games": s["printed_games"],
         "mutated_games": s["mutated_games"],
@@ -129,9 +139,10 @@ def build_report(agent: str, settings: dict, entries: Dict[str, dict], check: Op
             where = ", ".join(f"{key} {count}/{entries[key]['games']}" for key, count in hit.items())
             notes.append(f"{agent} {text} in {sum(hit.values())} games ({where}).")
     for key, e in entries.items():
-        if e["game_seconds_max"] > COURSE_GAME_SECONDS:
+        limit = e.get("game_seconds_limit")
+        if limit is not None and e["game_seconds_max"] > limit:
             notes.append(f"against {key} one game took {e['game_seconds_max']:.1f} s of {agent}'s "
-                         f"thinking, over the course's {COURSE_GAME_SECONDS:g} s limit.")
+                         f"thinking, over the course's {limit:g} s limit.")
         for reason in ("illegal_move", "timeout", "crash"):
             if e["lost_by"].get(reason):
                 notes.append(f"{agent} lost {e['lost_by'][reason]} games against {key} by {reason}; "
@@ -188,7 +199,8 @@ def table_rows(report: dict) -> List[Tuple[str, ...]]:
             _percent(e["pass_mark"]), _verdict(e["passed"]), "yes" if e["won_all"] else "no",
             _seconds(e["move_seconds"]["mean"]), _seconds(e["move_seconds"]["median"]),
             _seconds(e["move_seconds"]["max"]),
-            f"{e['game_seconds_max']:.2f} / {e['game_seconds_limit']:g}", _endings(e["termination"]),
+            f"{e['game_seconds_max']:.2f}" + ("" if e.get("game_seconds_limit") is None else f" / {e['game_seconds_limit']:g}"),
+            _endings(e["termination"]),
         ))
     return rows
 

@@ -13,6 +13,7 @@ DEFAULT_VARIANT = "cs3243"
 _MODULES: Dict[str, str] = {
     "cs3243": "harness.variants.cs3243",
     "nthu": "harness.variants.nthu",
+    "congo": "harness.variants.congo",
 }
 _LOADED: Dict[str, Variant] = {}
 
