@@ -7,9 +7,11 @@ AgentError before any game starts. This module and the CLI are the only harness 
 import `agents`.
 """
 import os
+from typing import Optional
 
 import agents
 from .agent import Agent, AgentError
+from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
 from .variants import DEFAULT_VARIANT
 
@@ -65,8 +67,9 @@ def make(spec: str, variant: str = DEFAULT_VARIANT) -> Agent:
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
 
 
-def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT) -> Agent:
-    """A fresh agent for one game (the caller closes it)."""
+def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,
+          box: Optional[BoxSettings] = None) -> Agent:
+    """A fresh agent for one game (the caller closes it); a file runs in `box` when given."""
     if is_file_spec(spec, variant):
-        return SandboxAgent(spec, move_timeout, name=spec)
+        return SandboxAgent(spec, move_timeout, name=spec, box=box)
     return make(spec, variant)
