@@ -131,7 +131,8 @@ def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[
     executable, python_dirs = _real_python()
     seen = os.path.dirname(student) if settings.share == "folder" else student
     args = [path, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+            "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc"]
     for name in SYSTEM_DIRS:
         if os.path.islink(name):
             args += ["--symlink", os.readlink(name), name]
@@ -151,7 +152,6 @@ def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[
                     args += ["--dir", parent]
                 made.add(parent)
         args += ["--ro-bind", bind, bind]
-    args += ["--size", str(TMP_BYTES), "--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc",
-             "--setenv", "TMPDIR", "/tmp", "--setenv", "HOME", "/tmp",
+    args += ["--setenv", "TMPDIR", "/tmp", "--setenv", "HOME", "/tmp",
              "--chdir", os.path.dirname(student), "--"]
     return args + [executable] + argv[1:], env

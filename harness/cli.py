@@ -10,7 +10,7 @@ import sys
 import time
 from typing import List, NoReturn, Optional
 
-from . import players, stats
+from . import box, cluster, grade, players, stats
 from .agent import AgentError
 from .check import check_file, check_summary, format_problem
 from .game import Game
@@ -170,7 +170,14 @@ def series_limits(args) -> dict:
     start_options(args, variant)          # a bad option or config file is one line, now
     return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
             "move_timeout": args.move_timeout, "config": args.config, "variant": variant.name,
-            "fen": getattr(args, "fen", None), "game_time": args.game_time, "openings": args.openings or 0}
+            "fen": getattr(args, "fen", None), "game_time": args.game_time, "openings": args.openings or 0,
+            **box_option(args)}
+
+
+def box_option(args) -> dict:
+    """{"box": settings} for .py files (harness.box), or {} with --no-box."""
+    settings = grade.box_from_args(args)
+    return {"box": settings.to_dict()} if settings is not None and hasattr(args, "no_box") else {}
 
 
 def progress_mode(args) -> Optional[str]:
@@ -193,8 +200,9 @@ def cmd_series(args) -> int:
     plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games,
                       swap=bool(limits["openings"]), **limits)
     runs_in(out)
-    records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
-                        progress=progress_mode(args))[0]
+    with cluster.connect(args.cluster) as executor:
+        records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
+                            progress=progress_mode(args), executor=executor)[0]
     score = {key: sum(1 for r in records if r["result"] == key) for key in ("white", "draw", "black")}
     endings = {}
     for r in records:
@@ -240,7 +248,8 @@ def cmd_report(args) -> int:
         agent_spec(opponent, limits["variant"])
     colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
-    check = check_summary(args.agent, args.move_timeout) if players.is_file_spec(args.agent, limits["variant"]) else None
+    check = (check_summary(args.agent, args.move_timeout, grade.box_from_args(args))
+             if players.is_file_spec(args.agent, limits["variant"]) else None)
     if check is not None and not check["accepted"] and not args.quiet:
         print(f"note: the course's check rejects {args.agent}: {'; '.join(check['problems'][:3])}",
               file=sys.stderr, flush=True)
@@ -253,13 +262,17 @@ def cmd_report(args) -> int:
             print(f"done: {plan.label}: {len(records)} games, W{wins} D{draws} "
                   f"L{len(records) - wins - draws}", file=sys.stderr, flush=True)
 
-    all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
-                            fresh=args.force, progress=progress_mode(args), on_plan_done=done)
+    with cluster.connect(args.cluster) as executor:
+        all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
+                                fresh=args.force, progress=progress_mode(args), on_plan_done=done,
+                                executor=executor)
     entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
     settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
                 "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits}
     report = build_report(args.agent, settings, entries, check)
+    if box.weaker(grade.box_from_args(args)):
+        report["notes"].append(box.isolation(grade.box_from_args(args)))
     write_report(args.out, report)
     print(render_text(report), end="")
     print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}")
@@ -313,7 +326,7 @@ def add_game_time_option(p: argparse.ArgumentParser, default: Optional[float]) -
                         + (f"(default {default:g}, the course's limit per game)" if default else "(default: no limit)"))
 
 
-def add_run_options(p: argparse.ArgumentParser) -> None:
+def add_run_options(p: argparse.ArgumentParser, box: bool = True) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                    help="games played at once (default: the number of cores)")
     group = p.add_mutually_exclusive_group()
@@ -328,6 +341,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
                    help="strength testing: each pair of games starts from a position reached by PLIES "
                         "seeded random plies, the second game with the colours reversed")
+    grade.add_box_options(p, can_turn_off=box)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -387,8 +401,10 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="SECONDS", help=f"time allowed for the import and for one call "
                                            f"(default {DEFAULT_MOVE_TIMEOUT:g})")
     p.set_defaults(run=cmd_check)
-    from . import replay
+    from . import replay, tournament
     replay.add_parser(sub)
+    grade.add_parser(sub)
+    tournament.add_parser(sub)
     return parser
 
 
@@ -400,7 +416,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     try:
         return args.run(args)
-    except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
+    except (ConfigError, UsageError, AgentError, ResultsError, SeriesError, cluster.ClusterError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

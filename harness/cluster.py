@@ -10,6 +10,7 @@ task, so the same seeds give the same games wherever they are played.
 The workers run the project's own code: start them from the project's root in its environment
 (``dask worker tcp://HOST:8786`` after ``dask scheduler``); see docs/grading.md.
 """
+import contextlib
 import uuid
 from typing import Callable, Iterator, List, Optional, Tuple
 
@@ -75,3 +76,14 @@ class DaskRunner:
 def runner(address: Optional[str]) -> Optional[DaskRunner]:
     """A DaskRunner for `--cluster ADDRESS`, or None (the local pool)."""
     return None if not address else DaskRunner(address)
+
+
+@contextlib.contextmanager
+def connect(address: Optional[str]):
+    """`with connect(args.cluster) as executor:` a DaskRunner (closed afterwards) or None."""
+    executor = runner(address)
+    try:
+        yield executor
+    finally:
+        if executor is not None:
+            executor.close()
