@@ -93,11 +93,12 @@ def weaker(settings: Optional[BoxSettings]) -> bool:
     return settings is not None and settings.enabled and bwrap()[0] is None
 
 
-def limits(settings: BoxSettings) -> Dict[str, int]:
+def limits(settings: BoxSettings, boxed: bool = True) -> Dict[str, int]:
     """What the worker applies to itself before importing the file (see sandbox_worker)."""
     out = {"as": settings.memory_mb << 20, "cpu": settings.cpu_seconds, "fsize": settings.file_mb << 20}
-    if os.geteuid() == 0:
-        # root ignores the process limit: the worker drops to a user id of its own first
+    if boxed and os.geteuid() == 0:
+        # root ignores the process limit: the worker drops to a user id of its own first (in the
+        # box only, where everything it must read is shown world-readable)
         out.update(uid=random.SystemRandom().randrange(*UID_RANGE), nproc=settings.processes)
     return out
 
@@ -122,9 +123,9 @@ def _real_python() -> Tuple[str, List[str]]:
 def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[str], Dict[str, str]]:
     """(argv, env) that run the worker command `argv` (``python -S -u sandbox_worker.py ...``)
     boxed for the file `student`. Without a working bwrap, the same command with the limits."""
-    env = dict(os.environ)
-    env[ENV] = json.dumps(limits(settings))
     path, _ = bwrap()
+    env = dict(os.environ)
+    env[ENV] = json.dumps(limits(settings, boxed=path is not None))
     if path is None:
         return argv, env
     student = os.path.abspath(student)

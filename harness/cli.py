@@ -248,12 +248,12 @@ def cmd_report(args) -> int:
         agent_spec(opponent, limits["variant"])
     colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
+    runs_in(args.out)      # before the check: a Ctrl-C from here on gets the resume hint
     check = (check_summary(args.agent, args.move_timeout, grade.box_from_args(args))
              if players.is_file_spec(args.agent, limits["variant"]) else None)
     if check is not None and not check["accepted"] and not args.quiet:
         print(f"note: the course's check rejects {args.agent}: {'; '.join(check['problems'][:3])}",
               file=sys.stderr, flush=True)
-    runs_in(args.out)
 
     def done(plan, records) -> None:
         if not args.quiet:
