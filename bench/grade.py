@@ -4,7 +4,8 @@
    included) graded against --opponents with --games each: games per second on the local pool
    (--jobs) and on a Dask LocalCluster of --workers processes (loopback only).
 2. The box's cost per game: the same AB.py games (seeds 0..N-1 against --ab-opponent, one at a
-   time) with and without the box: mean wall seconds per game and the difference in percent;
+   time, each seed boxed and not back to back) : mean wall seconds per game and the paired
+   difference in percent;
    and the start-up of one sandbox worker (import of a small file to its first answer), boxed
    and not, the box's fixed cost per side and game.
 
@@ -26,7 +27,7 @@ from harness.box import BoxSettings  # noqa: E402
 from harness.cluster import DaskRunner  # noqa: E402
 from harness.grade import grade_class  # noqa: E402
 from harness.sandbox import SandboxAgent  # noqa: E402
-from harness.series import SeriesPlan, run_plans  # noqa: E402
+from harness.series import SeriesPlan, game_task, run_game  # noqa: E402
 from harness.variants.cs3243.game import start_gameboard  # noqa: E402
 from tests.classroom import FIXTURES, ROOT, make_class  # noqa: E402
 
@@ -44,16 +45,21 @@ def grade_speed(label, games, opponents, **run):
     return book
 
 
-def ab_games(settings, games, opponent):
-    with tempfile.TemporaryDirectory() as folder:
-        plan = SeriesPlan(out=folder, white=os.path.join(ROOT, "AB.py"), black=opponent, games=games,
-                          box=None if settings is None else settings.to_dict(), game_time=30.0)
-        seconds = []
-        for index in range(games):      # one game at a time, so each game's wall time is its own
-            plan.games = index + 1
+def ab_games(games, opponent):
+    """Wall seconds of each game with and without the box, played one at a time in this process
+    (series.run_game), the two runs of a seed back to back, in alternating order (paired, so a
+    busy spell on a shared machine hits both)."""
+    plans = {label: SeriesPlan(out=tempfile.gettempdir(), white=os.path.join(ROOT, "AB.py"), black=opponent,
+                               games=games, box=settings, game_time=30.0)
+             for label, settings in (("box", BoxSettings().to_dict()), ("no box", None))}
+    seconds = {"box": [], "no box": []}
+    for index in range(games):
+        for label in (("box", "no box") if index % 2 else ("no box", "box")):
             started = time.perf_counter()
-            run_plans([plan], jobs=1, resume=index > 0, progress="none")
-            seconds.append(time.perf_counter() - started)
+            _, record = run_game(game_task(plans[label], 0, index))
+            seconds[label].append(time.perf_counter() - started)
+            if "harness_error" in record:
+                raise SystemExit(record["harness_error"])
     return seconds
 
 
@@ -90,13 +96,14 @@ def main() -> int:
         grade_speed(f"LocalCluster, {args.workers} workers", args.games, opponents, executor=runner)
 
     print(f"\n2. the box's cost: AB.py against {args.ab_opponent}, seeds 0..{args.ab_games - 1}, one game at a time")
-    boxed = ab_games(BoxSettings(), args.ab_games, args.ab_opponent)
-    bare = ab_games(None, args.ab_games, args.ab_opponent)
-    for label, values in (("no box", bare), ("box", boxed)):
+    seconds = ab_games(args.ab_games, args.ab_opponent)
+    for label in ("no box", "box"):
+        values = seconds[label]
         print(f"{label:<8} mean {statistics.fmean(values):6.3f} s/game  median {statistics.median(values):6.3f}  "
               f"games {' '.join(f'{v:.2f}' for v in values)}")
-    extra = statistics.fmean(boxed) - statistics.fmean(bare)
-    print(f"box overhead: {extra:+.3f} s per game = {100 * extra / statistics.fmean(bare):+.1f} % of an AB.py game")
+    extra = [b - a for a, b in zip(seconds["no box"], seconds["box"])]
+    print(f"box overhead: {statistics.fmean(extra):+.3f} s per game (paired mean; median {statistics.median(extra):+.3f}) "
+          f"= {100 * statistics.fmean(extra) / statistics.fmean(seconds['no box']):+.1f} % of an AB.py game")
     starts_box = start_seconds(BoxSettings(), args.starts)
     starts_bare = start_seconds(None, args.starts)
     print(f"worker start to first answer (median of {args.starts}): no box {1000 * statistics.median(starts_bare):.1f} ms, "

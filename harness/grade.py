@@ -16,6 +16,7 @@ import argparse
 import csv
 import datetime
 import json
+import multiprocessing
 import os
 import shutil
 import sys
@@ -104,6 +105,27 @@ def _cached_check(sub: Submission, out: str, sha: Optional[str], move_timeout: f
     os.makedirs(out, exist_ok=True)
     write_json(path, {"sha256": sha, "check": check})
     return check
+
+
+def _check_one(args: tuple) -> dict:
+    return _cached_check(*args)
+
+
+def _check_all(submissions: List[Submission], out: str, shas: Dict[str, Optional[str]], move_timeout: float,
+               shares: Dict[str, boxing.BoxSettings], resume: bool, jobs: Optional[int],
+               say: Callable[[str], None]) -> Dict[str, dict]:
+    """Every file's check, `jobs` at a time. In processes (spawned: this process may hold a Dask
+    client's threads), not threads: Python 3.11's ast.parse is not safe in parallel threads."""
+    say(f"checking {len(submissions)} files")
+    work = [(sub, os.path.join(out, STUDENTS, sub.folder), shas[sub.student], move_timeout, shares[sub.share],
+             resume) for sub in submissions]
+    jobs = min(max(1, jobs or os.cpu_count() or 1), len(work))
+    if jobs <= 1:
+        results = [_check_one(item) for item in work]
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = pool.map(_check_one, work)
+    return {sub.student: result for sub, result in zip(submissions, results)}
 
 
 def _faults(entries: Dict[str, dict]) -> Dict[str, int]:
@@ -203,8 +225,8 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
         say(f"note: {boxing.isolation(box)}")
     limits = {"seed": seed, "move_timeout": move_timeout, "game_time": game_time, "variant": variant}
     shares = {share: boxing.BoxSettings(**{**box.to_dict(), "share": share}) for share in ("folder", "file")}
-    laid_out, checks, shas = {}, {}, {}
-    for n, sub in enumerate(submissions, 1):
+    laid_out, shas = {}, {}
+    for sub in submissions:
         if sub.path is None:
             continue
         student_out = os.path.join(out, STUDENTS, sub.folder)
@@ -219,13 +241,12 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
             if old != shas[sub.student]:
                 say(f"note: {sub.student}'s file changed since the last run: its games are played again")
                 shutil.rmtree(student_out)
-        say(f"checking {n}/{len(submissions)}: {sub.student}")
-        checks[sub.student] = _cached_check(sub, student_out, shas[sub.student], move_timeout,
-                                            shares[sub.share], reuse=resume)
         laid_out[sub.student] = plan_report(sub.path, opponents, ("white",), games, student_out,
                                             box=shares[sub.share].to_dict(), **limits, **(start or {}))
         for key, _opponent, _colour, plan in laid_out[sub.student]:
             plan.label = f"{sub.student} vs {key}"
+    checks = _check_all([s for s in submissions if s.path is not None], out, shas, move_timeout, shares,
+                        resume, jobs, say)
     owner = {id(plan): student for student, plans in laid_out.items() for *_, plan in plans}
     left = {student: len(plans) for student, plans in laid_out.items()}
     finished: List[str] = []
@@ -310,6 +331,9 @@ def add_box_options(p: argparse.ArgumentParser, can_turn_off: bool = True) -> No
 def cmd_grade(args) -> int:
     from . import cli, cluster, players
     limits = cli.series_limits(args)
+    if limits["openings"]:
+        raise cli.UsageError("grade plays from the course's start position; --openings is for series, "
+                             "report and tournament")
     for opponent in args.opponents:
         cli.agent_spec(opponent, limits["variant"])
         if players.is_file_spec(opponent, limits["variant"]):
