@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) bench/ab_strength.py
 	$(PY) bench/ab_vs_opponent.py
 	$(PY) bench/ab_hard_positions.py
+	$(PY) bench/grade.py
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache

@@ -97,3 +97,17 @@ def test_the_command_shows_the_folder_or_the_file_alone(tmp_path):
     assert box.HARNESS_DIR in binds(folder)
     limits = __import__("json").loads(env[box.ENV])
     assert (limits["as"], limits["cpu"], limits["fsize"]) == (2048 << 20, 600, 16 << 20)
+
+
+def test_a_well_behaved_file_plays_the_same_games_boxed_or_not(tmp_path, capsys):
+    from harness import cli
+    clean = os.path.join(os.path.dirname(__file__), "fixtures", "hostile", "clean.py")
+    moves = {}
+    for flag in ([], ["--no-box"]):
+        out = tmp_path / ("bare" if flag else "boxed")
+        assert cli.main(["series", "--white", clean, "--black", "random", "--games", "2", "--out", str(out),
+                         "--progress", "none"] + flag) == 0
+        with open(out / "results.jsonl") as handle:
+            moves[bool(flag)] = sorted((r["game"], r["moves"]) for r in map(__import__("json").loads, handle))
+    assert moves[True] == moves[False]
+    capsys.readouterr()
