@@ -14,6 +14,7 @@ from . import box, cluster, grade, players, stats
 from .agent import AgentError
 from .check import check_file, check_summary, format_problem
 from .game import Game
+from .html_report import write_report_html, write_series_html
 from .referee import play_game
 from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
                      plan_report, render_text, write_report)
@@ -223,7 +224,8 @@ def cmd_series(args) -> int:
         if printed:
             print(f"note: {colour.capitalize()} printed output in {printed} games: "
                   f"the course's autograder rejects files that print")
-    print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}")
+    html = write_series_html(out, plan.settings(), records)
+    print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}; pictures: {html}")
     return 0
 
 
@@ -269,13 +271,15 @@ def cmd_report(args) -> int:
     entries = {key: opponent_entry(opponent, colour, records, plan.results_path)
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
     settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
-                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits}
+                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
+                **laid_out[0][3].options}          # the limits in force (the variant's defaults filled in)
     report = build_report(args.agent, settings, entries, check)
     if box.weaker(grade.box_from_args(args)):
         report["notes"].append(box.isolation(grade.box_from_args(args)))
     write_report(args.out, report)
+    html = write_report_html(args.out, report)
     print(render_text(report), end="")
-    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}")
+    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}, {html}")
     return 0
 
 
@@ -419,6 +423,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ConfigError, UsageError, AgentError, ResultsError, SeriesError, cluster.ClusterError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:          # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:
         print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2

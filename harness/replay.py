@@ -1,4 +1,5 @@
-"""`python -m harness replay RESULTS.jsonl GAME`: one recorded game, move by move, with a board.
+"""`python -m harness replay RESULTS.jsonl GAME`: one recorded game, move by move, with a board
+(``--html FILE``: the same game as a self-contained page with a board viewer).
 
 GAME is the record's ``game`` field (if the file's records have none, GAME counts records from
 1 in file order). Each ply shows its number, the mover, the move in course notation
@@ -16,7 +17,7 @@ import os
 import sys
 from typing import Any, Dict, Iterator, List
 
-from .variants.cs3243.fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
+from .variants.cs3243.fen import START_FEN, engine_move, from_fen, game_from_fen, parse_engine_move, to_fen
 from .variants.cs3243.game import move_name
 from .variants.cs3243.rules import RULES, Rules
 
@@ -105,14 +106,25 @@ def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
         yield f"note: replaying the moves here ends with {game.reason} (record says {reason})"
 
 
+def start_state(record: Dict[str, Any], variant) -> Any:
+    """The state a recorded game started from: CS3243's from the record's ``start_fen`` (the
+    start position when it has none), another variant's from the record's start options.
+    ValueError when the record's start cannot be set up."""
+    try:
+        if variant.name == "cs3243":
+            gameboard, colour, _, _ = from_fen(record.get("start_fen") or START_FEN)
+            limits = {k: record[k] for k in ("fifty", "max_plies") if type(record.get(k)) is int}
+            return variant.start(gameboard=gameboard, to_move=colour, **limits)
+        options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
+        return variant.start(**options)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the record's start cannot be set up: {exc}") from None
+
+
 def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
     """The replay of a record of any variant, through the variant interface only: each ply's
     number, mover and move name, and the board after it."""
-    options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
-    try:
-        state = variant.start(**options)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"the record's start cannot be set up: {exc}") from None
+    state = start_state(record, variant)
     header = f"game {record.get('game', '?')}: {record.get('white', '?')} (White) vs {record.get('black', '?')} (Black)"
     if record.get("seed") is not None:
         header += f", seed {record['seed']}"
@@ -203,6 +215,22 @@ def _find_record(path: str, game: int):
     return records[game - 1], damaged
 
 
+def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None) -> None:
+    """The one-game HTML viewer (harness.html_report) for a record, written to `path`.
+    ValueError when the record is of another variant than `expected_variant` or cannot be read."""
+    from .html_report import render_game_html
+    from .variants import find_variant
+    name = record.get("variant") or "cs3243"
+    if expected_variant is not None and expected_variant != name:
+        raise ValueError(f"the record is a game of {name}, not {expected_variant}")
+    page = render_game_html(record, find_variant(name), results_path=results)
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    except OSError as exc:
+        raise ValueError(f"cannot write '{path}': {exc.strerror or exc}") from None
+
+
 def run(args) -> int:
     """The replay command: 0 after printing the game, 2 with a one-line error."""
     try:
@@ -216,6 +244,10 @@ def run(args) -> int:
                 raise ValueError(f"'{results}' is a folder without a results.jsonl: pass a results file")
             results = found
         record = load_record(results, game)
+        if getattr(args, "html", None):
+            write_game_page(args.html, record, results, getattr(args, "variant", None))
+            print(f"written: {args.html}")
+            return 0
         for line in record_lines(record, getattr(args, "variant", None)):
             print(line)
         sys.stdout.flush()
@@ -235,4 +267,6 @@ def add_parser(subparsers) -> None:
     p.add_argument("--game", type=int, dest="game_option", default=None, metavar="N", help="the same as GAME")
     p.add_argument("--variant", default=None, metavar="NAME",
                    help="refuse a record of another variant (default: the record's own)")
+    p.add_argument("--html", metavar="FILE",
+                   help="write the game as a page with a board viewer to FILE instead of printing it")
     p.set_defaults(run=run)

@@ -227,8 +227,10 @@ def settings_line(report: dict) -> str:
     limits = "".join(part for key, part in (
         ("fifty", f"; draw after {s.get('fifty')} plies without a capture"),
         ("max_plies", f"; at most {s.get('max_plies')} plies")) if s.get(key) is not None)
+    clock = f", {s['game_time']:g} s of thinking per game" if s.get("game_time") else ""
+    openings = f"; each game after {s['openings']} random opening plies" if s.get("openings") else ""
     return (f"{s['games']} games per opponent and colour from {start}, seeds {s['seed']}.."
-            f"{s['seed'] + s['games'] - 1}{limits}; {s['move_timeout']:g} s per move for files.")
+            f"{s['seed'] + s['games'] - 1}{openings}{limits}; {s['move_timeout']:g} s per move for files{clock}.")
 
 
 def check_line(report: dict) -> Optional[str]:

@@ -128,7 +128,8 @@ def test_series_prints_a_summary_and_writes_results(tmp_path, capsys):
     score = {k: sum(r["result"] == k for r in records) for k in ("white", "draw", "black")}
     assert out.splitlines()[0] == (f"random (White) vs dummy (Black): 4 games: White won {score['white']}, "
                                    f"{score['draw']} drawn, Black won {score['black']}")
-    assert out.splitlines()[-1] == f"results: {out_dir / 'results.jsonl'}; summary: {out_dir / 'report.json'}"
+    assert out.splitlines()[-1] == (f"results: {out_dir / 'results.jsonl'}; summary: {out_dir / 'report.json'}; "
+                                    f"pictures: {out_dir / 'report.html'}")
 
 
 def test_series_prints_the_score_and_elo_lines(tmp_path, capsys):

@@ -135,3 +135,19 @@ def test_report_counts_a_crashing_agent_and_resumes(tmp_path, capsys):
     assert "FAIL" in capsys.readouterr().out
     assert main(args + ["--resume"]) == 0              # nothing left to play: same report
     assert json.loads((out / "report.json").read_text())["opponents"] == first["opponents"]
+
+
+def test_an_entry_carries_the_statistics_of_13_wins_3_draws_8_losses():
+    """Hand-computed (see tests/test_stats.py): score 14.5/24, Elo 73.5 +/- 140.7, LOS 86.2 %,
+    Wilson 95 % of 13/24 and of 16/24."""
+    records = ([record(i, "white", "checkmate", [0.1], [0.1]) for i in range(13)]
+               + [record(13 + i, "draw", "fifty_move_draw", [0.1], [0.1]) for i in range(3)]
+               + [record(16 + i, "black", "checkmate", [0.1], [0.1]) for i in range(8)])
+    e = opponent_entry("minimax", "white", records, "r/results.jsonl")
+    assert (e["score"], e["elo"], e["elo_margin"], e["los"]) == (0.6042, 73.5, 140.7, 0.8624)
+    assert (e["win_wilson95"], e["not_lost_wilson95"]) == ([0.3507, 0.7211], [0.4671, 0.8203])
+    assert [g["game"] for g in e["not_won"]] == list(range(13, 24))
+    assert e["not_won"][0]["replay"] == "python -m harness replay r/results.jsonl --game 13"
+    md = render_markdown(build_report("AB.py", {"games": 24, "seed": 0, "move_timeout": 30.0}, {"minimax": e}))
+    assert ("| minimax | white | won 13/24 (95 % CI 35.1-72.1 %) | not lost 16/24 (95 % CI 46.7-82.0 %) "
+            "| 80.0 | 0.604 | 73.5 +/- 140.7 | 86.2 |") in md

@@ -20,7 +20,6 @@ from harness.variants import find_variant
 from harness.variants.cs3243.game import course_move
 
 REPO = Path(__file__).resolve().parent.parent
-TRUST = REPO / "tests" / "fixtures" / "trust"
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
 
 
@@ -66,7 +65,7 @@ def test_a_file_is_stopped_when_its_game_time_runs_out(tmp_path):
     """Each move takes 0.3 s, far under the 30 s per move; the game allows 1 s in all: the fourth
     move is cut off when the clock runs out, not after 30 s."""
     out = tmp_path / "s"
-    done = harness("series", "--white", TRUST / "thinks_long.py", "--black", "dummy", "--games", "1",
+    done = harness("series", "--white", HOSTILE / "thinks_long.py", "--black", "dummy", "--games", "1",
                    "--game-time", "1", "--out", out, "--quiet")
     assert done.returncode == 0, done.stderr
     record = json.loads((out / RESULTS_FILE).read_text())
@@ -265,10 +264,12 @@ def test_an_empty_opponent_name_is_an_error(capsys):
     assert code == 2 and "an empty opponent name in 'dummy,,random'" in err
 
 
-def test_make_check_takes_a_file_name_with_spaces():
+def test_make_check_takes_a_file_name_with_spaces(tmp_path):
     if not (REPO / ".venv" / "bin" / "python").exists():
         pytest.skip("make check needs the project's .venv")
-    done = subprocess.run(["make", "-s", "check", f"AGENT={TRUST / 'my agent.py'}"], cwd=REPO,
+    spaced = tmp_path / "my agent.py"
+    spaced.write_bytes((HOSTILE / "clean.py").read_bytes())
+    done = subprocess.run(["make", "-s", "check", f"AGENT={spaced}"], cwd=REPO,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "OK, the course's autograder checks pass" in done.stdout

@@ -1,0 +1,163 @@
+"""report.html in a real browser (Debian's chromium driven by Playwright): the summary's numbers,
+a game clicked through to its last move against the referee's own boards, the arrow keys and
+move list, no console errors, and the summary and plots with JavaScript off. A screenshot of
+the page is saved in the test's tmp dir."""
+import os
+import shutil
+
+import pytest
+
+from harness.html_report import render_game_html, render_report_html
+from harness.report import table_rows
+from tests.html_games import play, report_and_games
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium): the browser tests need it",
+                allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="Playwright for Python is not installed (requirements-dev.txt)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def played():
+    return report_and_games()
+
+
+@pytest.fixture
+def report_file(played, tmp_path):
+    report, games, _ = played
+    path = tmp_path / "report.html"
+    path.write_text(render_report_html(report, games), encoding="utf-8")
+    return path
+
+
+class Page:
+    """A page opened from a file, with everything the console said."""
+
+    def __init__(self, browser, path, **context):
+        self.context = browser.new_context(viewport={"width": 1200, "height": 900}, **context)
+        self.page = self.context.new_page()
+        self.problems = []
+        self.page.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(m.text))
+        self.page.on("pageerror", lambda e: self.problems.append(str(e)))
+        self.page.goto(path.as_uri())
+
+    def pieces(self):
+        """The board's pieces: square name -> letter, upper case White."""
+        found = self.page.eval_on_selector_all(
+            "svg.board .piece", "els => els.map(e => [e.dataset.square, e.dataset.piece, e.dataset.colour])")
+        return {square: letter if colour == "white" else letter.lower() for square, letter, colour in found}
+
+    def ply(self):
+        return int(self.page.get_attribute("svg.board", "data-ply"))
+
+    def close(self):
+        self.context.close()
+
+
+def test_summary_numbers(browser, played, report_file):
+    report, _, _ = played
+    view = Page(browser, report_file)
+    cells = view.page.eval_on_selector_all(
+        "#summary tbody tr", "rows => rows.map(r => Array.from(r.cells, c => c.textContent))")
+    assert [tuple(row) for row in cells] == table_rows(report)
+    assert view.page.inner_text("#verdict").startswith("FAIL on the course's pass marks")
+    bars = view.page.eval_on_selector_all(
+        "#bars g.bar", "gs => gs.map(g => [g.dataset.key, +g.dataset.wins, +g.dataset.draws, +g.dataset.losses])")
+    assert bars == [[key, e["wins"], e["draws"], e["losses"]] for key, e in report["opponents"].items()]
+    results = view.page.eval_on_selector_all("#games tbody td.result", "tds => tds.map(td => td.textContent)")
+    assert results == ["lost", "lost", "drawn", "drawn", "won"]
+    assert view.problems == []
+    view.close()
+
+
+def test_a_game_clicked_through_matches_the_referee(browser, played, report_file, tmp_path):
+    _, _, boards = played
+    view = Page(browser, report_file)
+    page = view.page
+    # the viewer opens on the first game listed: a loss against greedy, game 0
+    assert page.inner_text("#viewer .game-title") == "greedy, game 0: random (White) vs greedy (Black), seed 0"
+    assert view.ply() == 0 and view.pieces() == boards[("greedy", 0)][0]
+    # the longest game: a draw against dummy, the agent playing Black
+    page.click("#games tbody tr:nth-child(3) button.view")
+    assert page.inner_text("#viewer .game-title").startswith("dummy@black, game 0:")
+    assert page.inner_text("#viewer .ending") == "Draw by fifty_move_draw after 204 plies."
+    assert page.inner_text("#viewer .command") == "python -m harness replay dummy@black/results.jsonl --game 0"
+    seen = boards[("dummy@black", 0)]
+    page.click("#viewer button[data-go=last]")
+    assert view.ply() == 204 and page.inner_text("#viewer .ply") == "ply 204 / 204"
+    assert view.pieces() == seen[204]
+    assert page.locator("svg.board .marks rect").count() == 2       # the last move's squares
+    page.keyboard.press("ArrowLeft")
+    assert view.ply() == 203 and view.pieces() == seen[203]
+    page.keyboard.press("Home")
+    assert view.ply() == 0 and view.pieces() == seen[0]
+    page.keyboard.press("ArrowRight")
+    page.click("#viewer button[data-go=next]")
+    assert view.ply() == 2 and view.pieces() == seen[2]
+    page.click("#viewer .moves button[data-ply='57']")
+    assert view.ply() == 57 and view.pieces() == seen[57]
+    assert page.get_attribute("#viewer .moves button.current", "data-ply") == "57"
+    page.click("#viewer button[data-go=previous]")
+    assert view.ply() == 56 and view.pieces() == seen[56]
+    page.click("#viewer button[data-go=first]")
+    page.click("#viewer button[data-go=previous]")          # stays at the start
+    assert view.ply() == 0
+    page.click("#viewer button[data-go=last]")
+    page.locator("#viewer").scroll_into_view_if_needed()
+    page.screenshot(path=str(tmp_path / "viewer.png"))
+    page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+    assert view.problems == []
+    view.close()
+
+
+def test_every_game_ends_on_the_referees_last_board(browser, played, report_file):
+    report, games, boards = played
+    view = Page(browser, report_file)
+    for row in range(1, len(games) + 1):
+        view.page.click(f"#games tbody tr:nth-child({row}) button.view")
+        label, number = view.page.inner_text("#viewer .game-title").split(", game ")
+        assert label == view.page.inner_text(f"#games tbody tr:nth-child({row}) td:nth-child(2)")
+        view.page.keyboard.press("End")
+        seen = boards[(label, int(number.split(":")[0]))]
+        assert view.ply() == len(seen) - 1 and view.pieces() == seen[-1]
+    assert view.problems == []
+    view.close()
+
+
+def test_without_javascript_the_summary_and_plots_remain(browser, played, report_file):
+    report, _, _ = played
+    view = Page(browser, report_file, java_script_enabled=False)
+    page = view.page
+    assert len(page.locator("#summary tbody tr").all()) == len(report["opponents"])
+    for figure in ("#bars", "#seconds-plot svg", "#lengths-plot svg"):
+        box = page.locator(figure).bounding_box()
+        assert box and box["width"] > 300 and box["height"] > 60
+    assert not page.locator("#viewer").is_visible()
+    assert page.locator("#games tbody tr").count() == 5
+    assert not page.locator("button.view").first.is_visible()
+    view.close()
+
+
+def test_the_one_game_page(browser, tmp_path):
+    record, seen = play("dummy", "black", 1)
+    record["game"] = 1
+    path = tmp_path / "game.html"
+    path.write_text(render_game_html(record, results_path="r/results.jsonl"), encoding="utf-8")
+    view = Page(browser, path)
+    assert view.pieces() == seen[0]
+    view.page.keyboard.press("End")
+    assert view.ply() == record["plies"] and view.pieces() == seen[-1]
+    assert view.page.inner_text("#viewer .ending") == f"Black (random) wins by king_capture after {record['plies']} plies."
+    assert view.page.inner_text("#viewer .command") == "python -m harness replay r/results.jsonl --game 1"
+    assert view.problems == []
+    view.close()
