@@ -20,7 +20,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# not bench/ itself on the path: its html.py would hide the standard library's from Dask's workers
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
+sys.path.insert(0, os.path.dirname(HERE))
 
 from harness import box  # noqa: E402
 from harness.box import BoxSettings  # noqa: E402

@@ -19,6 +19,11 @@ class ClusterError(Exception):
     """The scheduler cannot be reached or used; one line of text."""
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
 def _on_worker(function: Callable[[dict], tuple], task: dict) -> Tuple[int, dict]:
     """Runs on a Dask worker: one game, its record marked with the worker's address."""
     from distributed import get_worker
@@ -42,6 +47,24 @@ class DaskRunner:
         except (OSError, TimeoutError, ValueError) as exc:
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.futures: List = []
+        self._check_code()
+
+    def _check_code(self) -> None:
+        """The scheduler and every worker must be able to import the project (they unpickle its
+        functions by name): say so in one line now rather than fail with a traceback later."""
+        can_import = lambda: __import__("importlib.util").util.find_spec("harness") is not None  # noqa: E731
+        try:
+            where = {"the scheduler": self.client.run_on_scheduler(can_import),
+                     **{f"worker {w}": ok for w, ok in self.client.run(can_import).items()}}
+        except Exception as exc:
+            self.client.close()
+            raise ClusterError(f"the Dask cluster at {self.address} cannot be used: {_first_line(exc)}") from None
+        missing = [name for name, ok in where.items() if not ok]
+        if missing:
+            self.client.close()
+            raise ClusterError(f"{', '.join(missing)} at {self.address} cannot import the project's code "
+                               f"(harness): start them from the project's root with PYTHONPATH=. "
+                               f"(see docs/grading.md)")
 
     def workers(self) -> int:
         return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
@@ -54,7 +77,12 @@ class DaskRunner:
         self.futures = self.client.map(_on_worker, [function] * len(tasks), tasks, pure=False,
                                        key=[f"game-{uuid.uuid4().hex}" for _ in tasks])
         for future in as_completed(self.futures, loop=self.client.loop):
-            yield future.result()
+            try:
+                result = future.result()
+            except Exception as exc:
+                raise ClusterError(f"a game failed on the Dask cluster at {self.address}: "
+                                   f"{_first_line(exc)}") from None
+            yield result
             future.release()
 
     def cancel(self) -> None:
