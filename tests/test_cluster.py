@@ -59,3 +59,20 @@ def test_series_and_resume_on_the_cluster(scheduler, tmp_path, capsys):
 def test_an_unreachable_scheduler_is_one_line():
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         DaskRunner("tcp://127.0.0.1:9", timeout=1)
+
+
+def test_a_class_graded_on_the_cluster_gets_the_local_gradebook(scheduler, tmp_path):
+    from harness.grade import grade_class
+    from tests.classroom import make_class
+    class_dir = make_class(str(tmp_path / "class"), ab=False)
+    run = dict(games=1, opponents=("dummy",), progress="none", say=lambda text: None)
+    local = grade_class(class_dir, str(tmp_path / "local"), jobs=2, **run)
+    with DaskRunner(scheduler.scheduler_address) as runner:
+        remote = grade_class(class_dir, str(tmp_path / "remote"), executor=runner, **run)
+
+    def rows(book):
+        return [{k: v for k, v in row.items() if k != "max_game_seconds"} for row in book["students"]]
+    assert rows(remote) == rows(local)
+    assert remote["settings"]["cluster"] == scheduler.scheduler_address and local["settings"]["cluster"] is None
+    with open(tmp_path / "remote" / "students" / "clean" / "dummy" / "results.jsonl") as handle:
+        assert json.loads(handle.readline())["worker"] in scheduler.scheduler_info["workers"]
