@@ -225,6 +225,9 @@ def cmd_series(args) -> int:
             print(f"note: {colour.capitalize()} printed output in {printed} games: "
                   f"the course's autograder rejects files that print")
     html = write_series_html(out, plan.settings(), records)
+    if box.weaker(grade.box_from_args(args)) and any(players.is_file_spec(s, limits["variant"])
+                                                     for s in (args.white, args.black)):
+        print(f"note: {box.isolation(grade.box_from_args(args))}")
     print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}; pictures: {html}")
     return 0
 

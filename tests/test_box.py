@@ -111,3 +111,15 @@ def test_a_well_behaved_file_plays_the_same_games_boxed_or_not(tmp_path, capsys)
             moves[bool(flag)] = sorted((r["game"], r["moves"]) for r in map(__import__("json").loads, handle))
     assert moves[True] == moves[False]
     capsys.readouterr()
+
+
+def test_series_says_once_when_the_box_is_weaker(tmp_path, monkeypatch, capsys):
+    from harness import cli
+    monkeypatch.setattr(box, "bwrap", lambda: (None, "bwrap is not installed (Debian package bubblewrap)"))
+    clean = os.path.join(os.path.dirname(__file__), "fixtures", "hostile", "clean.py")
+    assert cli.main(["series", "--white", clean, "--black", "dummy", "--games", "1", "--out", str(tmp_path),
+                     "--progress", "none", "--jobs", "1"]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: weaker isolation")]
+    assert notes == ["note: weaker isolation: resource limits only (2048 MiB address space, 600 s CPU, 16 MiB "
+                     "files); bwrap is not installed (Debian package bubblewrap), so a file can read and write "
+                     "what the harness's user can and use the network"]
