@@ -18,6 +18,7 @@ import datetime
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -259,8 +260,18 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
             say(f"done: {student} ({len(finished)}/{len(laid_out)} students)")
 
     plans = [plan for plans in laid_out.values() for *_, plan in plans]
+    kept = [0]
+
+    def note(text: str) -> None:       # one line per series would be hundreds: count them instead
+        counted = re.match(r"resuming .*: (\d+) games kept", text)
+        if counted:
+            kept[0] += int(counted.group(1))
+        else:
+            say(text)
     all_records = run_plans(plans, jobs=jobs, resume=resume, fresh=force, progress=progress,
-                            on_plan_done=plan_done, executor=executor) if plans else []
+                            on_plan_done=plan_done, executor=executor, say=note) if plans else []
+    if resume:
+        say(f"resumed {out}: {kept[0]} games kept")
     by_plan = {id(plan): records for plan, records in zip(plans, all_records)}
     settings = {"games": games, "colour": "white", "opponents": list(opponents), **limits,
                 "box": box.to_dict(), "cluster": getattr(executor, "address", None),

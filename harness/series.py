@@ -310,7 +310,7 @@ def _stop_pool(pool) -> None:
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
               fresh: bool = False, progress="auto",
               on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
-              executor=None) -> List[List[dict]]:
+              executor=None, say: Optional[Callable[[str], None]] = None) -> List[List[dict]]:
     """Play every missing game of every plan; return each plan's records in game order.
 
     progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
@@ -319,13 +319,13 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
 
     executor: play the games elsewhere instead of in the local pool (harness.cluster's Dask
     runner): an object whose ``run(run_game, tasks)`` yields (plan, record) as games end and whose
-    ``cancel()`` drops the games still queued."""
+    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr)."""
     if progress is True or progress == "auto":
         progress = None
     elif progress is False:
         progress = "none"
     jobs = jobs or os.cpu_count() or 1
-    done = [prepare(plan, resume, fresh) for plan in plans]
+    done = [prepare(plan, resume, fresh, say) if say else prepare(plan, resume, fresh) for plan in plans]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
     remaining = [len(t) for t in per_plan]

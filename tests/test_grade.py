@@ -142,8 +142,14 @@ def test_gradebook_files(graded):
 
 def test_resume_plays_nothing_again_and_rebuilds_the_same_gradebook(graded):
     before = results_files(graded["out"])
-    again = grade_class(graded["class"], graded["out"], resume=True, **GAMES)
+    said = []
+    again = grade_class(graded["class"], graded["out"], resume=True, **{**GAMES, "say": said.append})
     assert results_files(graded["out"]) == before
+    played = len(graded["rows"]) - 1                  # one game each, no_file has none
+    done = [line for line in said if line.startswith("done: ")]
+    assert done[-1] == f"done: template ({played}/{played} students)" and len(done) == played
+    assert [line for line in said if line not in done] == [
+        f"checking {played} files", f"resumed {graded['out']}: {played} games kept"]
     assert again["students"] == graded["gradebook"]["students"]
 
 
