@@ -10,7 +10,8 @@ results. A broken file never stops the class: its games are lost the way the cou
 (crash, timeout, illegal move) and a file the check rejects gets the verdict ``rejected``.
 
 Output: ``OUT/gradebook.csv`` and ``OUT/gradebook.json`` (one row per student, fields in
-docs/grading.md) and per student report.json / report.md as the report command writes them.
+docs/grading.md) and per student report.json, report.md and report.html as the report command
+writes them.
 """
 import argparse
 import csv
@@ -26,6 +27,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from . import box as boxing
 from .check import check_summary
+from .html_report import write_report_html
 from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, file_sha256,
                      opponent_entry, plan_report, project_version, write_report)
 from .results import ResultsError, write_json
@@ -288,6 +290,7 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
             if boxing.weaker(box):
                 report["notes"].append(report["isolation"])
             write_report(os.path.join(out, STUDENTS, sub.folder), report)
+            write_report_html(os.path.join(out, STUDENTS, sub.folder), report)
         rows.append(_row(sub, class_dir, opponents, shas.get(sub.student), checks.get(sub.student), report))
     gradebook = {
         "class": os.path.abspath(class_dir),

@@ -135,7 +135,7 @@ def test_gradebook_files(graded):
     assert book["isolation"].startswith("bubblewrap" if fully_boxed() else ("bubblewrap", "weaker"))
     report = os.path.join(out, "students", "ab")
     assert sorted(f for f in os.listdir(report) if not os.path.isdir(os.path.join(report, f))) == [
-        "check.json", "report.json", "report.md"]
+        "check.json", "report.html", "report.json", "report.md"]
     with open(os.path.join(report, "report.json")) as handle:
         assert json.load(handle)["opponents"]["dummy"]["wins"] == 1
 
