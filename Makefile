@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) bench/ab_vs_opponent.py
 	$(PY) bench/ab_hard_positions.py
 	$(PY) bench/congo.py
+	$(PY) bench/grade.py
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache

@@ -29,7 +29,7 @@ import sys
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, ROOT)
-sys.path.insert(0, BENCH)
+sys.path.append(BENCH)      # last: bench/html.py must not hide the standard library's html
 
 from ab_vs_opponent import play_all, replay, report  # noqa: E402
 from harness.variants.cs3243.game import move_from_name  # noqa: E402

@@ -35,7 +35,7 @@ from multiprocessing import Pool
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, ROOT)
-sys.path.insert(0, BENCH)
+sys.path.append(BENCH)      # last: bench/html.py must not hide the standard library's html
 
 from ab_strength import BUDGET_NAME, CAP_NAME, ab_agent  # noqa: E402
 from agents import make_agent  # noqa: E402

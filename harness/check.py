@@ -145,11 +145,11 @@ def static_problems(text: str) -> Tuple[List[Problem], Optional[ast.Module], Opt
 
 def runtime_problems(path: str, agent_line: Optional[int],
                      move_timeout: float = DEFAULT_MOVE_TIMEOUT,
-                     warnings: Optional[List[Problem]] = None) -> List[Problem]:
+                     warnings: Optional[List[Problem]] = None, box=None) -> List[Problem]:
     """Import the file and call studentAgent once on the start board, in a sandbox."""
     line = agent_line or 1
     problems: List[Problem] = []
-    sandbox = SandboxAgent(path, move_timeout, mode="raw")
+    sandbox = SandboxAgent(path, move_timeout, mode="raw", box=box)
     try:
         sandbox.start_game(WHITE, 0)
         if sandbox.failure is not None:
@@ -189,7 +189,7 @@ def runtime_problems(path: str, agent_line: Optional[int],
 
 
 def check_file(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
-               warnings: Optional[List[Problem]] = None) -> List[Problem]:
+               warnings: Optional[List[Problem]] = None, box=None) -> List[Problem]:
     """Every problem with the file, sorted by line; empty when the course would accept it.
     Things the course accepts but that are worth a look go to `warnings` when it is given."""
     with open(path, "rb") as handle:
@@ -201,16 +201,17 @@ def check_file(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
     problems, tree, agent_line = static_problems(text)
     found: List[Problem] = []
     if tree is not None:
-        problems += runtime_problems(path, agent_line, move_timeout, found)
+        problems += runtime_problems(path, agent_line, move_timeout, found, box)
     if warnings is not None:
         warnings.extend(sorted(set(found)))
     return sorted(set(problems), key=lambda p: (p[0], p[1]))
 
 
-def check_summary(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT) -> dict:
-    """The check as report.json gives it: accepted, and the problems and warnings as text."""
+def check_summary(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, box=None) -> dict:
+    """The check as report.json gives it: accepted, and the problems and warnings as text.
+    `box`: a harness.box.BoxSettings to run the file's import and call in."""
     warnings: List[Problem] = []
-    problems = check_file(path, move_timeout, warnings)
+    problems = check_file(path, move_timeout, warnings, box)
     return {"accepted": not problems, "problems": [format_problem(path, p) for p in problems],
             "warnings": [format_problem(path, w, "warning") for w in warnings]}
 

@@ -10,7 +10,7 @@ import sys
 import time
 from typing import List, NoReturn, Optional
 
-from . import players, stats
+from . import box, cluster, grade, players, stats
 from .agent import AgentError
 from .check import check_file, check_summary, format_problem
 from .game import Game
@@ -180,7 +180,14 @@ def series_limits(args) -> dict:
     start_options(args, variant)          # a bad option or config file is one line, now
     return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
             "move_timeout": move_timeout_of(args, variant), "config": args.config, "variant": variant.name,
-            "fen": getattr(args, "fen", None), "game_time": args.game_time, "openings": args.openings or 0}
+            "fen": getattr(args, "fen", None), "game_time": args.game_time, "openings": args.openings or 0,
+            **box_option(args)}
+
+
+def box_option(args) -> dict:
+    """{"box": settings} for .py files (harness.box), or {} with --no-box."""
+    settings = grade.box_from_args(args)
+    return {"box": settings.to_dict()} if settings is not None and hasattr(args, "no_box") else {}
 
 
 def progress_mode(args) -> Optional[str]:
@@ -203,8 +210,9 @@ def cmd_series(args) -> int:
     plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games,
                       swap=bool(limits["openings"]), **limits)
     runs_in(out)
-    records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
-                        progress=progress_mode(args))[0]
+    with cluster.connect(args.cluster) as executor:
+        records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
+                            progress=progress_mode(args), executor=executor)[0]
     score = {key: sum(1 for r in records if r["result"] == key) for key in ("white", "draw", "black")}
     endings = {}
     for r in records:
@@ -226,6 +234,9 @@ def cmd_series(args) -> int:
             print(f"note: {colour.capitalize()} printed output in {printed} games: "
                   f"the course's autograder rejects files that print")
     html = write_series_html(out, plan.settings(), records)
+    if box.weaker(grade.box_from_args(args)) and any(players.is_file_spec(s, limits["variant"])
+                                                     for s in (args.white, args.black)):
+        print(f"note: {box.isolation(grade.box_from_args(args))}")
     print(f"results: {plan.results_path}; summary: {os.path.join(out, 'report.json')}; pictures: {html}")
     return 0
 
@@ -269,11 +280,12 @@ def cmd_report(args) -> int:
         agent_spec(opponent, limits["variant"])
     colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
-    check = check_summary(args.agent, limits["move_timeout"]) if players.is_file_spec(args.agent, limits["variant"]) else None
+    runs_in(args.out)      # before the check: a Ctrl-C from here on gets the resume hint
+    check = (check_summary(args.agent, limits["move_timeout"], grade.box_from_args(args))
+             if players.is_file_spec(args.agent, limits["variant"]) else None)
     if check is not None and not check["accepted"] and not args.quiet:
         print(f"note: the course's check rejects {args.agent}: {'; '.join(check['problems'][:3])}",
               file=sys.stderr, flush=True)
-    runs_in(args.out)
 
     def done(plan, records) -> None:
         if not args.quiet:
@@ -282,8 +294,10 @@ def cmd_report(args) -> int:
             print(f"done: {plan.label}: {len(records)} games, W{wins} D{draws} "
                   f"L{len(records) - wins - draws}", file=sys.stderr, flush=True)
 
-    all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
-                            fresh=args.force, progress=progress_mode(args), on_plan_done=done)
+    with cluster.connect(args.cluster) as executor:
+        all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
+                                fresh=args.force, progress=progress_mode(args), on_plan_done=done,
+                                executor=executor)
     entries = {key: opponent_entry(opponent, colour, records, plan.results_path,
                                    VARIANT_PASS_MARKS.get(limits["variant"], {}), VARIANT_GAME_SECONDS.get(limits["variant"]))
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
@@ -298,6 +312,8 @@ def cmd_report(args) -> int:
             games.setdefault(opponent, {})[colour] = records
         report["course"] = course_grading(games)
         report["passed"] = report["course"]["passed"]
+    if box.weaker(grade.box_from_args(args)):
+        report["notes"].append(box.isolation(grade.box_from_args(args)))
     write_report(args.out, report)
     html = write_report_html(args.out, report)
     print(render_text(report), end="")
@@ -368,7 +384,7 @@ def add_game_time_option(p: argparse.ArgumentParser, default: Optional[float]) -
                         + (f"(default {default:g}, the course's limit per game)" if default else "(default: no limit)"))
 
 
-def add_run_options(p: argparse.ArgumentParser) -> None:
+def add_run_options(p: argparse.ArgumentParser, box: bool = True) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                    help="games played at once (default: the number of cores)")
     group = p.add_mutually_exclusive_group()
@@ -383,6 +399,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
                    help="strength testing: each pair of games starts from a position reached by PLIES "
                         "seeded random plies, the second game with the colours reversed")
+    grade.add_box_options(p, can_turn_off=box)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -454,12 +471,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"search time per move (default {DEFAULT_SECONDS:g}; the course allows 10 s, "
                         "the interpreter's start included)")
     p.set_defaults(run=cmd_export_nthu)
-    from . import replay
+    from . import replay, tournament
     replay.add_parser(sub)
 
     p = sub.add_parser("congo", help="the Congo course's programs: moves, apply, eval1, minimax, eval2, "
                                      "alphabeta, bestmove (python -m harness congo --help)", add_help=False)
     p.add_argument("program_args", nargs=argparse.REMAINDER, metavar="PROGRAM ...")
+    grade.add_parser(sub)
+    tournament.add_parser(sub)
     return parser
 
 
@@ -485,7 +504,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return args.run(args)
     try:
         return run()
-    except (ConfigError, UsageError, AgentError, ResultsError, SeriesError) as exc:
+    except (ConfigError, UsageError, AgentError, ResultsError, SeriesError, cluster.ClusterError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:          # e.g. piped into `head`: stop quietly

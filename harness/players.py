@@ -11,6 +11,7 @@ from typing import Optional
 
 import agents
 from .agent import Agent, AgentError
+from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
 from .variants import DEFAULT_VARIANT
 
@@ -74,8 +75,9 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
 
 
-def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT) -> Agent:
-    """A fresh agent for one game (the caller closes it)."""
+def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,
+          box: Optional[BoxSettings] = None) -> Agent:
+    """A fresh agent for one game (the caller closes it); a file runs in `box` when given."""
     if is_file_spec(spec, variant):
-        return SandboxAgent(spec, move_timeout, name=spec)
+        return SandboxAgent(spec, move_timeout, name=spec, box=box)
     return make(spec, variant, move_timeout)

@@ -24,6 +24,8 @@ import time
 from typing import Any, Optional
 
 from .agent import Agent, AgentCrash, AgentError, AgentTimeout
+from .box import BoxSettings
+from .box import command as box_command
 from .student import mirror_gameboard
 from .variants.base import BLACK
 
@@ -77,8 +79,9 @@ class SandboxAgent(Agent):
     """A student file in a worker process; `mode='raw'` calls studentAgent without mirroring."""
 
     def __init__(self, path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, mode: str = "agent",
-                 name: Optional[str] = None):
+                 name: Optional[str] = None, box: Optional[BoxSettings] = None):
         self.path = path
+        self.box = box if box is not None and box.enabled else None   # see harness.box
         self.name = name or path
         self.move_timeout = float(move_timeout)
         self.deadline: Optional[float] = None      # seconds left on the game clock, if any
@@ -106,12 +109,15 @@ class SandboxAgent(Agent):
         self._capture = tempfile.TemporaryFile()
         req_r, self._requests = os.pipe()
         self._replies, rep_w = os.pipe()
+        argv = [sys.executable, "-S", "-u", WORKER, str(req_r), str(rep_w), self.mode,
+                os.path.abspath(self.path), colour, str(seed)]
+        env = None
+        if self.box is not None:
+            argv, env = box_command(self.box, argv, self.path)
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-S", "-u", WORKER, str(req_r), str(rep_w), self.mode,
-                 os.path.abspath(self.path), colour, str(seed)],
-                stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
-                pass_fds=(req_r, rep_w), close_fds=True)
+                argv, stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
+                pass_fds=(req_r, rep_w), close_fds=True, env=env)
         finally:
             os.close(req_r)
             os.close(rep_w)
@@ -135,7 +141,10 @@ class SandboxAgent(Agent):
 
     def _exit_code(self) -> Optional[int]:
         try:
-            return self.proc.wait(timeout=2)
+            code = self.proc.wait(timeout=2)
+            if self.box is not None and code is not None and code > 128:
+                return 128 - code      # bwrap passes a signal on as 128 + its number
+            return code
         except subprocess.TimeoutExpired:
             self._kill()
             return None

@@ -28,6 +28,7 @@ import traceback  # noqa: E402
 
 PARENT_POLL_SECONDS = 0.25
 MEMORY_LIMIT = 2 << 30       # bytes of address space: a runaway file fails alone (MemoryError)
+BOX_ENV = "MINICHESS_BOX"    # harness.box's limits, as JSON
 
 
 def _watch_parent(parent: int) -> None:
@@ -145,15 +146,34 @@ def _load(mode: str, path: str):
     return (lambda board, colour, rng: watched(board)), watched
 
 
+def _apply_limits(box: dict) -> None:
+    """Resource limits before the student's file is imported (harness.box says which): address
+    space always; with the box also CPU seconds, file size, and (run as root) a user id of the
+    box's own with a process limit, since root ignores that limit."""
+    try:
+        import resource
+    except ImportError:
+        return
+    for name, key, default in (("RLIMIT_AS", "as", MEMORY_LIMIT), ("RLIMIT_CPU", "cpu", None),
+                               ("RLIMIT_FSIZE", "fsize", None)):
+        value = box.get(key, default)
+        if value is not None:
+            try:
+                resource.setrlimit(getattr(resource, name), (value, value))
+            except (ValueError, OSError):
+                pass
+    if box.get("uid") is not None and os.geteuid() == 0:
+        resource.setrlimit(resource.RLIMIT_NPROC, (box["nproc"], box["nproc"]))
+        os.setgroups([])
+        os.setgid(box["uid"])
+        os.setuid(box["uid"])
+
+
 def main(argv) -> int:
     req_fd, rep_fd = int(argv[1]), int(argv[2])
     mode, path, colour, seed = argv[3], argv[4], argv[5], argv[6]
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    except (ImportError, ValueError, OSError):
-        pass
+    _apply_limits(json.loads(os.environ.get(BOX_ENV) or "{}"))
     sys.argv = [path]
     random.seed(f"{seed}:{colour}")           # a student's own `random` replays with the game
     rng = random.Random(f"{seed}:{colour}")   # the same generator the referee gives built-ins

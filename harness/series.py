@@ -27,6 +27,7 @@ from .results import (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, a
                       damage_notes, differences, drop_damaged_lines, outcome, read_records_noting_damage,
                       read_settings,
                       series_summary, write_json)
+from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .variants import DEFAULT_VARIANT, find_variant
 from .variants.base import Move
@@ -54,6 +55,7 @@ class SeriesPlan:
     openings: int = 0                  # random plies before each game (0: the start position)
     opening_offset: int = 0            # game i's opening comes from seed `seed + i - offset(i)`
     swap: bool = False                 # odd games with the colours reversed (pairs share an opening)
+    box: Optional[dict] = None         # harness.box.BoxSettings as a dict: .py files run boxed
 
     def __post_init__(self):
         self.label = self.label or f"{self.white} vs {self.black}"
@@ -131,8 +133,9 @@ def run_game(task: dict) -> tuple:
             opening = opening_moves(variant, state, task["openings"], task["opening_seed"])
             for move in opening:
                 state = variant.apply(state, move)
-        white = players.build(task["white"], task["move_timeout"], variant.name)
-        black = players.build(task["black"], task["move_timeout"], variant.name)
+        box = BoxSettings.from_dict(task.get("box"))
+        white = players.build(task["white"], task["move_timeout"], variant.name, box)
+        black = players.build(task["black"], task["move_timeout"], variant.name, box)
         try:
             record = play_game(white, black, task["seed"], Game(variant, state),
                                game_time=task.get("game_time"))
@@ -141,7 +144,7 @@ def run_game(task: dict) -> tuple:
             black.close()
         if task.get("openings"):
             record["opening"] = [variant.move_name(m) for m in opening]
-        return task["plan"], {"game": index, **record}
+        return task["plan"], {"game": index, **record, "worker": "local"}
     except Exception as exc:
         lines = traceback.format_exception_only(type(exc), exc)
         return task["plan"], {"game": index, "harness_error": lines[-1].strip()}
@@ -152,7 +155,7 @@ def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
     return {"plan": number, "game": index, "white": white, "black": black,
             "seed": plan.seed + index, "variant": plan.variant, "options": plan.options,
             "move_timeout": plan.move_timeout, "game_time": plan.game_time,
-            "openings": plan.openings, "opening_seed": plan.opening_seed(index)}
+            "openings": plan.openings, "opening_seed": plan.opening_seed(index), "box": plan.box}
 
 
 # ----------------------------------------------------------------------------- directories
@@ -306,18 +309,23 @@ def _stop_pool(pool) -> None:
 
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
               fresh: bool = False, progress="auto",
-              on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None) -> List[List[dict]]:
+              on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
+              executor=None, say: Optional[Callable[[str], None]] = None) -> List[List[dict]]:
     """Play every missing game of every plan; return each plan's records in game order.
 
     progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
     False mean 'auto' and 'none'. On Ctrl-C the pool is stopped at once and KeyboardInterrupt
-    raised; every game finished so far is already in its results file."""
+    raised; every game finished so far is already in its results file.
+
+    executor: play the games elsewhere instead of in the local pool (harness.cluster's Dask
+    runner): an object whose ``run(run_game, tasks)`` yields (plan, record) as games end and whose
+    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr)."""
     if progress is True or progress == "auto":
         progress = None
     elif progress is False:
         progress = "none"
     jobs = jobs or os.cpu_count() or 1
-    done = [prepare(plan, resume, fresh) for plan in plans]
+    done = [prepare(plan, resume, fresh, say) if say else prepare(plan, resume, fresh) for plan in plans]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
     remaining = [len(t) for t in per_plan]
@@ -334,7 +342,7 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
             on_plan_done(plans[k], records)
 
     pool = None
-    if jobs > 1 and len(tasks) > 1:
+    if executor is None and jobs > 1 and len(tasks) > 1:
         pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
@@ -343,7 +351,10 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         for k in range(len(plans)):
             if not remaining[k]:
                 plan_done(k)
-        results = pool.imap_unordered(run_game, tasks) if pool else map(run_game, tasks)
+        if executor is not None:
+            results = executor.run(run_game, tasks)
+        else:
+            results = pool.imap_unordered(run_game, tasks) if pool else map(run_game, tasks)
         for k, record in results:
             if "harness_error" in record:
                 raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
@@ -360,6 +371,8 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
     except BaseException:
         if pool:
             _stop_pool(pool)
+        if executor is not None:
+            executor.cancel()
         raise
     finally:
         shown.close()

@@ -4,7 +4,7 @@ import os
 import sys
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
-sys.path.insert(0, BENCH)
+sys.path.append(BENCH)      # after the standard library: bench/html.py must not hide `html`
 
 from ab_hard_positions import COLLECT_PLIES, DEFAULT_POSITIONS, undecided_position  # noqa: E402
 from ab_vs_opponent import replay  # noqa: E402

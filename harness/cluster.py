@@ -1,0 +1,117 @@
+"""Past one machine: games sent to an existing Dask distributed scheduler.
+
+`DaskRunner(ADDRESS)` is the executor `harness.series.run_plans` takes instead of its local
+pool: each game stays one task (`series.run_game(task)`, a plain picklable function of a plain
+dict), submitted in the same order as locally; records come back as games end and the series
+appends them exactly as it does for its own pool. Each record names the Dask worker that played
+it (field ``worker``, the worker's address); local records say ``local``. Seeds travel in the
+task, so the same seeds give the same games wherever they are played.
+
+The workers run the project's own code: start them from the project's root in its environment
+(``dask worker tcp://HOST:8786`` after ``dask scheduler``); see docs/grading.md.
+"""
+import contextlib
+import uuid
+from typing import Callable, Iterator, List, Optional, Tuple
+
+
+class ClusterError(Exception):
+    """The scheduler cannot be reached or used; one line of text."""
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _on_worker(function: Callable[[dict], tuple], task: dict) -> Tuple[int, dict]:
+    """Runs on a Dask worker: one game, its record marked with the worker's address."""
+    from distributed import get_worker
+    plan, record = function(task)
+    record["worker"] = get_worker().address
+    return plan, record
+
+
+class DaskRunner:
+    """Games on a Dask cluster, for `run_plans(..., executor=DaskRunner(address))`."""
+
+    def __init__(self, address: str, timeout: float = 10.0):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ClusterError("--cluster needs the dask and distributed packages (pip install -r "
+                               "requirements.txt)") from None
+        self.address = address
+        try:
+            self.client = Client(address, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self.futures: List = []
+        self._check_code()
+
+    def _check_code(self) -> None:
+        """The scheduler and every worker must be able to import the project (they unpickle its
+        functions by name): say so in one line now rather than fail with a traceback later."""
+        can_import = lambda: __import__("importlib.util").util.find_spec("harness") is not None  # noqa: E731
+        try:
+            where = {"the scheduler": self.client.run_on_scheduler(can_import),
+                     **{f"worker {w}": ok for w, ok in self.client.run(can_import).items()}}
+        except Exception as exc:
+            self.client.close()
+            raise ClusterError(f"the Dask cluster at {self.address} cannot be used: {_first_line(exc)}") from None
+        missing = [name for name, ok in where.items() if not ok]
+        if missing:
+            self.client.close()
+            raise ClusterError(f"{', '.join(missing)} at {self.address} cannot import the project's code "
+                               f"(harness): start them from the project's root with PYTHONPATH=. "
+                               f"(see docs/grading.md)")
+
+    def workers(self) -> int:
+        return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
+
+    def run(self, function: Callable[[dict], tuple], tasks: List[dict]) -> Iterator[tuple]:
+        """(plan, record) for every task, in the order the games end."""
+        from distributed import as_completed
+        if not tasks:
+            return
+        self.futures = self.client.map(_on_worker, [function] * len(tasks), tasks, pure=False,
+                                       key=[f"game-{uuid.uuid4().hex}" for _ in tasks])
+        for future in as_completed(self.futures, loop=self.client.loop):
+            try:
+                result = future.result()
+            except Exception as exc:
+                raise ClusterError(f"a game failed on the Dask cluster at {self.address}: "
+                                   f"{_first_line(exc)}") from None
+            yield result
+            future.release()
+
+    def cancel(self) -> None:
+        if self.futures:
+            self.client.cancel(self.futures)
+            self.futures = []
+
+    def close(self) -> None:
+        self.cancel()
+        self.client.close()
+
+    def __enter__(self) -> "DaskRunner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def runner(address: Optional[str]) -> Optional[DaskRunner]:
+    """A DaskRunner for `--cluster ADDRESS`, or None (the local pool)."""
+    return None if not address else DaskRunner(address)
+
+
+@contextlib.contextmanager
+def connect(address: Optional[str]):
+    """`with connect(args.cluster) as executor:` a DaskRunner (closed afterwards) or None."""
+    executor = runner(address)
+    try:
+        yield executor
+    finally:
+        if executor is not None:
+            executor.close()
