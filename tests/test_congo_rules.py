@@ -326,3 +326,14 @@ def test_start_errors(options, message):
     with pytest.raises(ValueError) as err:
         VARIANT.start(**options)
     assert str(err.value) == message
+
+
+def test_a_lion_left_in_the_river_drowns_like_any_piece():
+    # only possible from a FEN: White's lion on d4 stays there while the a2 pawn moves
+    assert after(fen({"d4": "L", "d7": "l", "a2": "P"}), "a2a3") == fen({"d7": "l", "a3": "P"}, "b")
+
+
+def test_a_record_names_the_start_edition_and_the_plies_left():
+    state = VARIANT.apply(VARIANT.start(max_plies=10), VARIANT.parse_move("a2a3"))
+    assert VARIANT.record_fields(state, []) == {
+        "fen": "g1ele1z/ppppppp/7/7/P6/1PPPPPP/G1ELE1Z b 1", "edition": "2022", "max_plies": 9}
