@@ -31,6 +31,11 @@ its 95 % margin, from the spread of the per-pair differences), which is much tig
 difference of the two separate margins. --opening-plies sets the random plies of each opening
 (default 2: only 144 openings exist, so some repeat); --distinct draws again until every pair's
 opening differs from the earlier ones.
+
+Both players being deterministic, a file's games need not be played again: --baseline
+RESULTS.jsonl (an earlier --out file of the same settings) prints, after the run, the paired
+difference of every file of this run against every file recorded there, on the opening pairs
+both have (check that the settings match: seed, --opening-plies, --distinct, node limits).
 """
 import argparse
 import json
@@ -211,6 +216,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--max-plies", type=int, default=1000, help="maximum game length in plies")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     parser.add_argument("--out", help="write every game's record to this JSON-lines file")
+    parser.add_argument("--first-game", type=int, default=0,
+                        help="skip the games of each rung before this one (0-based; to split a run)")
+    parser.add_argument("--baseline", help="an earlier --out file: paired differences against its files")
     parser.add_argument("--verbose", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
     for path, what in [(a, "agent file") for a in args.ab] + [(args.engine, "engine")]:
@@ -225,7 +233,7 @@ def main(argv: Optional[List[str]] = None) -> int:
              if args.distinct else [0] * ((args.games + 1) // 2))
     tasks = []
     for rung, nodes in enumerate(args.nodes):
-        for i in range(args.games):
+        for i in range(args.first_game, args.games):
             for path in args.ab:
                 tasks.append({"game": len(tasks) + 1, "nodes": nodes, "pair": i // 2, "draw": draws[i // 2],
                               "ab_colour": WHITE if i % 2 == 0 else BLACK, "ab": path, "engine": args.engine,
@@ -253,9 +261,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                   f"-> {points} ({record['result']}, {record['reason']}, {record['plies']} plies, "
                   f"{record['wall_seconds']:.1f} s){'  ' + record['error'] if record.get('error') else ''}",
                   file=sys.stderr, flush=True)
-        if len(by_key[key]) == args.games:
+        if len(by_key[key]) == args.games - args.first_game:
             print(summary_line(key[0], by_key[key], f"{key[1]}: " if several else ""), flush=True)
-            if several and all(len(by_key[(key[0], a)]) == args.games for a in args.ab):
+            if several and all(len(by_key[(key[0], a)]) == args.games - args.first_game for a in args.ab):
                 for other in args.ab[1:]:
                     print(paired_line(key[0], by_key[(key[0], args.ab[0])], by_key[(key[0], other)],
                                       f"{other} - {args.ab[0]}: "), flush=True)
@@ -271,6 +279,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     finally:
         if out:
             out.close()
+    if args.baseline:
+        with open(args.baseline, encoding="utf-8") as handle:
+            earlier = [json.loads(line) for line in handle if line.strip()]
+        for nodes in args.nodes:
+            for base_file in sorted({r["ab_file"] for r in earlier if r["nodes"] == nodes}):
+                base = [r for r in earlier if r["nodes"] == nodes and r["ab_file"] == base_file]
+                for path in args.ab:
+                    print(paired_line(nodes, base, by_key[(nodes, path)],
+                                      f"{path} - {base_file} (from {args.baseline}): "), flush=True)
     print(f"total {time.perf_counter() - started:.0f} s", flush=True)
     return 0
 
