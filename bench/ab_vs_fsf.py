@@ -1,7 +1,8 @@
 """AB.py against Fairy-Stockfish on a ladder of node limits: score, W/D/L and Elo difference.
 
 Run: python bench/ab_vs_fsf.py [--games 20] [--nodes 100 1000 10000] [--seed 3243] [--jobs N]
-                                [--ab AB.py] [--engine /usr/games/fairy-stockfish] [--out FILE.jsonl]
+                                [--ab AB.py [OTHER.py ...]] [--opening-plies 2] [--distinct]
+                                [--engine /usr/games/fairy-stockfish] [--out FILE.jsonl]
 
 Per rung (one node limit for the engine) it plays --games games. Each game starts from a
 seeded random 2-ply opening (two uniformly random plies from the start position), then hands
@@ -20,6 +21,21 @@ no finite Elo; it is printed as -inf / +inf.
 --out writes every game's record (with start_fen and engine_moves) as JSON lines, numbered by
 `game` from 1, so `python -m harness replay FILE.jsonl GAME` shows any of them. Our goal: at
 least 50 % against 1,000 nodes.
+
+Side by side: with several files after --ab, every file plays the same openings with the same
+colours against the same engine (Fairy-Stockfish under a node limit is deterministic, and so is
+AB.py, bounded by nodes), the games interleaved file by file so that a busy machine slows all
+of them alike. Each file gets its own summary line per rung; then, for each later file against
+the first, the paired difference of their scores per opening pair (the mean difference with
+its 95 % margin, from the spread of the per-pair differences), which is much tighter than the
+difference of the two separate margins. --opening-plies sets the random plies of each opening
+(default 2: only 144 openings exist, so some repeat); --distinct draws again until every pair's
+opening differs from the earlier ones.
+
+Both players being deterministic, a file's games need not be played again: --baseline
+RESULTS.jsonl (an earlier --out file of the same settings) prints, after the run, the paired
+difference of every file of this run against every file recorded there, on the opening pairs
+both have (check that the settings match: seed, --opening-plies, --distinct, node limits).
 """
 import argparse
 import json
@@ -45,20 +61,41 @@ from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 OPENING_PLIES = 2
 
 
-def opening(seed: int, pair: int, fifty: int, max_plies: int) -> Game:
-    """The start position after OPENING_PLIES random plies (the same for both games of a pair)."""
-    rng = random.Random(f"ab_vs_fsf:{seed}:{pair}")
+def opening(seed: int, pair: int, fifty: int, max_plies: int, plies: int = OPENING_PLIES,
+            draw: int = 0) -> Game:
+    """The start position after `plies` random plies (the same for both games of a pair);
+    draw > 0 picks another opening for the same pair (see --distinct)."""
+    label = f"ab_vs_fsf:{seed}:{pair}" if plies == OPENING_PLIES and draw == 0 else \
+        f"ab_vs_fsf:{seed}:{pair}:{plies}:{draw}"
+    rng = random.Random(label)
     game = Game(fifty_limit=fifty, max_plies=max_plies)
-    for _ in range(OPENING_PLIES):
+    for _ in range(plies):
         if game.adjudicate():
             break
         game.play(rng.choice(game.legal_moves()))
     return game
 
 
+def distinct_draws(seed: int, pairs: int, fifty: int, max_plies: int, plies: int) -> List[int]:
+    """For each pair, the first draw whose opening differs from every earlier pair's."""
+    seen = set()
+    draws = []
+    for pair in range(pairs):
+        draw = 0
+        while True:
+            key = tuple(opening(seed, pair, fifty, max_plies, plies, draw).moves_played)
+            if key not in seen or draw > 1000:
+                break
+            draw += 1
+        seen.add(key)
+        draws.append(draw)
+    return draws
+
+
 def play_one(task: dict) -> dict:
     """One game of the ladder (runs in a worker process when --jobs > 1)."""
-    game = opening(task["seed"], task["pair"], task["fifty"], task["max_plies"])
+    game = opening(task["seed"], task["pair"], task["fifty"], task["max_plies"],
+                   task["opening_plies"], task["draw"])
     ab = StudentAgent(task["ab"])
     ab.name = "AB.py"
     engine = UciAgent(task["engine"], nodes=task["nodes"])
@@ -71,7 +108,7 @@ def play_one(task: dict) -> dict:
         black.close()
     record.update(engine_record_fields(game))
     record.update({"game": task["game"], "nodes": task["nodes"], "ab_colour": task["ab_colour"],
-                   "opening_plies": OPENING_PLIES, "wall_seconds": round(time.perf_counter() - started, 3)})
+                   "ab_file": task["ab"], "pair": task["pair"], "opening_plies": task["opening_plies"], "wall_seconds": round(time.perf_counter() - started, 3)})
     return record
 
 
@@ -102,33 +139,62 @@ def format_elo(diff: float, margin: float) -> str:
     return f"{diff:+.0f} +- {margin:.0f}"
 
 
-def summary_line(nodes: int, records: List[dict]) -> str:
+def summary_line(nodes: int, records: List[dict], label: str = "") -> str:
     points = [p for p in (ab_points(r) for r in records) if p is not None]
     wins, draws = points.count(1.0), points.count(0.5)
     losses = len(points) - wins - draws
     failed = len(records) - len(points)
     if not points:
-        return f"nodes={nodes:<6} games={len(records):<3} no scored games"
+        return f"{label}nodes={nodes:<6} games={len(records):<3} no scored games"
     score, diff, margin = elo_with_margin(points)
     reasons: Dict[str, int] = {}
     for r in records:
         reasons[r.get("reason") or "?"] = reasons.get(r.get("reason") or "?", 0) + 1
     ab_moves = ab_seconds = 0.0
+    longest = 0.0
     for r in records:
         side = r["think"][r["ab_colour"].lower()]
         ab_moves += side["moves"]
         ab_seconds += side["total"]
+        longest = max(longest, side["total"])
     per_move = ab_seconds / ab_moves if ab_moves else 0.0
-    text = (f"nodes={nodes:<6} games={len(points):<3} W/D/L={wins}/{draws}/{losses:<3} "
+    text = (f"{label}nodes={nodes:<6} games={len(points):<3} W/D/L={wins}/{draws}/{losses:<3} "
             f"score={100 * score:5.1f}%  Elo={format_elo(diff, margin):<12} "
-            f"AB s/move={per_move:.2f}  endings: "
+            f"AB s/move={per_move:.3f} longest game={longest:.1f} s  endings: "
             + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     return text + (f"  ({failed} not scored)" if failed else "")
 
 
+def paired_line(nodes: int, base: List[dict], other: List[dict], label: str) -> str:
+    """other's score minus base's over the opening pairs both finished (same openings, same
+    colours): the mean per-game difference and its 95 % margin from the per-pair spread."""
+    def per_pair(records):
+        out: Dict[int, List[float]] = {}
+        for r in records:
+            p = ab_points(r)
+            if p is not None:
+                out.setdefault(r["pair"], []).append(p)
+        return {k: sum(v) / len(v) for k, v in out.items() if len(v) == 2}
+    a, b = per_pair(base), per_pair(other)
+    common = sorted(set(a) & set(b))
+    if len(common) < 2:
+        return f"{label}nodes={nodes}: too few common pairs"
+    diffs = [b[k] - a[k] for k in common]
+    mean = sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    margin = Z95 * math.sqrt(var / len(diffs))
+    changed = sum(1 for d in diffs if d)
+    return (f"{label}nodes={nodes}: score difference {100 * mean:+.1f} +- {100 * margin:.1f} points "
+            f"(95 %, {len(common)} opening pairs, {changed} pairs scored differently)")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--ab", default=os.path.join(ROOT, "AB.py"), help="the agent file (default: AB.py)")
+    parser.add_argument("--ab", nargs="+", default=[os.path.join(ROOT, "AB.py")],
+                        help="the agent file(s) (default: AB.py); several are played side by side")
+    parser.add_argument("--opening-plies", type=int, default=OPENING_PLIES,
+                        help="random plies of each opening (default 2)")
+    parser.add_argument("--distinct", action="store_true", help="no opening used by two pairs")
     parser.add_argument("--engine", default="/usr/games/fairy-stockfish", help="UCI engine path")
     parser.add_argument("--nodes", type=int, nargs="+", default=[100, 1000, 10000], help="engine node limits")
     parser.add_argument("--games", type=int, default=20, help="games per rung (default 20, even is best)")
@@ -137,9 +203,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--max-plies", type=int, default=1000, help="maximum game length in plies")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     parser.add_argument("--out", help="write every game's record to this JSON-lines file")
+    parser.add_argument("--first-game", type=int, default=0,
+                        help="skip the games of each rung before this one (0-based; to split a run)")
+    parser.add_argument("--baseline", help="an earlier --out file: paired differences against its files")
     parser.add_argument("--verbose", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
-    for path, what in ((args.ab, "agent file"), (args.engine, "engine")):
+    for path, what in [(a, "agent file") for a in args.ab] + [(args.engine, "engine")]:
         if not os.path.exists(path):
             print(f"error: {what} '{path}' does not exist", file=sys.stderr)
             return 2
@@ -147,33 +216,44 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("error: --games, --jobs and --nodes must be at least 1", file=sys.stderr)
         return 2
 
+    draws = (distinct_draws(args.seed, (args.games + 1) // 2, args.fifty, args.max_plies, args.opening_plies)
+             if args.distinct else [0] * ((args.games + 1) // 2))
     tasks = []
     for rung, nodes in enumerate(args.nodes):
-        for i in range(args.games):
-            tasks.append({"game": len(tasks) + 1, "nodes": nodes, "pair": i // 2,
-                          "ab_colour": WHITE if i % 2 == 0 else BLACK, "ab": args.ab, "engine": args.engine,
-                          "seed": args.seed, "game_seed": args.seed * 100000 + rung * 1000 + i,
-                          "fifty": args.fifty, "max_plies": args.max_plies})
-    print(f"AB.py ({args.ab}) vs {os.path.basename(args.engine)}: {args.games} games per rung, "
-          f"{OPENING_PLIES}-ply random openings (seed {args.seed}), colours alternating, "
-          f"50-ply rule {args.fifty}", flush=True)
+        for i in range(args.first_game, args.games):
+            for path in args.ab:
+                tasks.append({"game": len(tasks) + 1, "nodes": nodes, "pair": i // 2, "draw": draws[i // 2],
+                              "ab_colour": WHITE if i % 2 == 0 else BLACK, "ab": path, "engine": args.engine,
+                              "seed": args.seed, "game_seed": args.seed * 100000 + rung * 1000 + i,
+                              "opening_plies": args.opening_plies,
+                              "fifty": args.fifty, "max_plies": args.max_plies})
+    print(f"{', '.join(args.ab)} vs {os.path.basename(args.engine)}: {args.games} games per rung and file, "
+          f"{args.opening_plies}-ply random openings (seed {args.seed}{', distinct' if args.distinct else ''}), "
+          f"colours alternating, 50-ply rule {args.fifty}", flush=True)
     started = time.perf_counter()
-    by_nodes: Dict[int, List[dict]] = {n: [] for n in args.nodes}
+    by_key: Dict[Tuple[int, str], List[dict]] = {(n, a): [] for n in args.nodes for a in args.ab}
+    several = len(args.ab) > 1
     out = open(args.out, "w", encoding="utf-8") if args.out else None
 
     def done(record: dict) -> None:
-        by_nodes[record["nodes"]].append(record)
+        key = (record["nodes"], record["ab_file"])
+        by_key[key].append(record)
         if out:
             out.write(json.dumps(record) + "\n")
             out.flush()
         if args.verbose:
             points = ab_points(record)
-            print(f"  game {record['game']:>3} nodes={record['nodes']} AB {record['ab_colour']:<5} "
+            print(f"  game {record['game']:>3} {os.path.basename(record['ab_file']) + ' ' if several else ''}"
+                  f"nodes={record['nodes']} AB {record['ab_colour']:<5} "
                   f"-> {points} ({record['result']}, {record['reason']}, {record['plies']} plies, "
                   f"{record['wall_seconds']:.1f} s){'  ' + record['error'] if record.get('error') else ''}",
                   file=sys.stderr, flush=True)
-        if len(by_nodes[record["nodes"]]) == args.games:
-            print(summary_line(record["nodes"], by_nodes[record["nodes"]]), flush=True)
+        if len(by_key[key]) == args.games - args.first_game:
+            print(summary_line(key[0], by_key[key], f"{key[1]}: " if several else ""), flush=True)
+            if several and all(len(by_key[(key[0], a)]) == args.games - args.first_game for a in args.ab):
+                for other in args.ab[1:]:
+                    print(paired_line(key[0], by_key[(key[0], args.ab[0])], by_key[(key[0], other)],
+                                      f"{other} - {args.ab[0]}: "), flush=True)
 
     try:
         if args.jobs == 1:
@@ -186,6 +266,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     finally:
         if out:
             out.close()
+    if args.baseline:
+        with open(args.baseline, encoding="utf-8") as handle:
+            earlier = [json.loads(line) for line in handle if line.strip()]
+        for nodes in args.nodes:
+            for base_file in sorted({r["ab_file"] for r in earlier if r["nodes"] == nodes}):
+                base = [r for r in earlier if r["nodes"] == nodes and r["ab_file"] == base_file]
+                for path in args.ab:
+                    print(paired_line(nodes, base, by_key[(nodes, path)],
+                                      f"{path} - {base_file} (from {args.baseline}): "), flush=True)
     print(f"total {time.perf_counter() - started:.0f} s", flush=True)
     return 0
 
