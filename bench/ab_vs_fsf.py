@@ -108,7 +108,8 @@ def play_one(task: dict) -> dict:
         black.close()
     record.update(engine_record_fields(game))
     record.update({"game": task["game"], "nodes": task["nodes"], "ab_colour": task["ab_colour"],
-                   "ab_file": task["ab"], "pair": task["pair"], "opening_plies": task["opening_plies"], "wall_seconds": round(time.perf_counter() - started, 3)})
+                   "ab_file": task["ab"], "pair": task["pair"], "opening_plies": task["opening_plies"],
+                   "wall_seconds": round(time.perf_counter() - started, 3)})
     return record
 
 
@@ -182,7 +183,7 @@ def paired_line(nodes: int, base: List[dict], other: List[dict], label: str) -> 
     diffs = [b[k] - a[k] for k in common]
     mean = sum(diffs) / len(diffs)
     var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-    margin = Z95 * math.sqrt(var / len(diffs))
+    margin = stats.Z95 * math.sqrt(var / len(diffs))
     changed = sum(1 for d in diffs if d)
     return (f"{label}nodes={nodes}: score difference {100 * mean:+.1f} +- {100 * margin:.1f} points "
             f"(95 %, {len(common)} opening pairs, {changed} pairs scored differently)")

@@ -311,14 +311,13 @@ def cmd_report(args) -> int:
         for (_, opponent, colour, _), records in zip(laid_out, all_records):
             games.setdefault(opponent, {})[colour] = records
         report["course"] = course_grading(games)
+        report["course"]["lines"] = grading_lines(report["course"])
         report["passed"] = report["course"]["passed"]
     if box.weaker(grade.box_from_args(args)):
         report["notes"].append(box.isolation(grade.box_from_args(args)))
     write_report(args.out, report)
     html = write_report_html(args.out, report)
     print(render_text(report), end="")
-    if "course" in report:
-        print("\n".join(grading_lines(report["course"])))
     print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}, {html}")
     return 0
 

@@ -256,6 +256,10 @@ def check_line(report: dict) -> Optional[str]:
 
 
 def verdict_line(report: dict) -> str:
+    if report.get("course"):       # a course with its own rule (NTHU): its grading lines follow
+        ours = "yes" if report["won_all"] else "no"
+        return (f"Course grading (its own rule, below): {'PASS' if report['passed'] else 'FAIL'}.  "
+                f"Our target, every game won: {ours}.")
     course = {True: "PASS", False: "FAIL", None: "n/a (no opponent here has a course pass mark)"}[report["passed"]]
     ours = "yes" if report["won_all"] else "no"
     return (f"Course pass marks (not-lost rate): {course}.  "
@@ -276,6 +280,7 @@ def render_text(report: dict) -> str:
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     lines += ["", verdict_line(report)]
+    lines += (report.get("course") or {}).get("lines", [])
     lines += [f"note: {note}" for note in report["notes"]]
     return "\n".join(lines) + "\n"
 
@@ -292,8 +297,10 @@ def render_markdown(report: dict) -> str:
               "| opponent | colour | won (95 % CI) | not lost (95 % CI) | pass mark % | score | Elo | LOS % |",
               "|---|---|---|---|---:|---:|---:|---:|"]
     lines += ["| " + " | ".join(row) + " |" for row in statistics_rows(report)]
-    lines += ["", verdict_line(report), "",
-              "W/D/L are the agent's wins, draws and losses. The course passes an opponent when the",
+    lines += ["", verdict_line(report), ""]
+    if (report.get("course") or {}).get("lines"):
+        lines += ["```"] + report["course"]["lines"] + ["```", ""]
+    lines += ["W/D/L are the agent's wins, draws and losses. The course passes an opponent when the",
               "not-lost rate (wins + draws) reaches its pass mark; *all won* is our stricter target.",
               "Seconds are the agent's own thinking per move; *longest game s* is its total thinking in",
               "its longest game, against the course's 30 s per game."]
