@@ -7,21 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli
 
-from harness.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
 BUILTINS = "use one of dummy, random, greedy, smart, minimax, a path to a .py file or uci:PATH"
-
-
-def run_cli(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:        # argparse's own usage errors
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 SERIES = ["series", "--white", "random", "--black", "dummy", "--games", "2"]

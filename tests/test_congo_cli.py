@@ -1,22 +1,10 @@
 """Congo through the harness's command line: `python -m harness congo PROGRAM`, and perft, play,
 series and replay with `--variant congo` (the generic referee, the Congo built-in agents)."""
-import io
 import json
 
 import pytest
+from cli_run import run_cli
 
-from harness.cli import main
-
-
-def run_cli(argv, capsys, stdin=None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_congo_programs_run_under_the_harness(capsys, monkeypatch):

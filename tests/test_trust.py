@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_run import run_cli
 
 from harness.agent import Agent
-from harness.cli import main
 from harness.referee import play_game
 from harness.report import build_report, opponent_entry, render_markdown
 from harness.results import RESULTS_FILE
@@ -21,15 +21,6 @@ from harness.variants.cs3243.game import course_move
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
-
-
-def run_cli(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def harness(*argv, **kwargs):

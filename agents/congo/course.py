@@ -9,27 +9,31 @@ from harness.variants.congo import rules, search
 from .basic import NoMove
 
 
-class MinimaxAgent(Agent):
+class CourseSearchAgent(Agent):
+    """The course's fixed-depth search with its evaluation, the first best root move."""
+    name = "course-search"
+    root = staticmethod(search.minimax_root)
+    evaluation = staticmethod(rules.eval1)
+    default_depth = 2
+
+    def __init__(self, depth: int = 0):
+        self.depth = depth or self.default_depth
+
+    def choose_move(self, view: State, colour, rng) -> Move:
+        _, best = self.root(view.board, view.side, self.depth, self.evaluation, view.promotion)
+        if best is None:
+            raise NoMove("no move in this position")
+        return Move(*best)
+
+
+class MinimaxAgent(CourseSearchAgent):
+    """minimax, depth 2, eval1."""
     name = "minimax"
 
-    def __init__(self, depth: int = 2):
-        self.depth = depth
 
-    def choose_move(self, view: State, colour, rng) -> Move:
-        _, best = search.minimax_root(view.board, view.side, self.depth, rules.eval1, view.promotion)
-        if best is None:
-            raise NoMove("no move in this position")
-        return Move(*best)
-
-
-class AlphaBetaAgent(Agent):
+class AlphaBetaAgent(CourseSearchAgent):
+    """alphabeta, depth 4, eval2."""
     name = "alphabeta"
-
-    def __init__(self, depth: int = 4):
-        self.depth = depth
-
-    def choose_move(self, view: State, colour, rng) -> Move:
-        _, best = search.alphabeta_root(view.board, view.side, self.depth, rules.eval2, view.promotion)
-        if best is None:
-            raise NoMove("no move in this position")
-        return Move(*best)
+    root = staticmethod(search.alphabeta_root)
+    evaluation = staticmethod(rules.eval2)
+    default_depth = 4
