@@ -6,7 +6,7 @@ generator seeded per game, so games replay exactly. Hooks with defaults (model: 
 mean the referee never asks whether an agent has them.
 """
 import random
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 
 class Agent:
@@ -28,6 +28,11 @@ class Agent:
     def set_deadline(self, seconds: float) -> None:
         """The most this agent may think for its next move (the referee's clock); agents that
         enforce their own limit (a sandboxed process) use it, in-process agents may ignore it."""
+
+    def search_depths(self) -> Optional[List[int]]:
+        """Per move, the search depth the agent reported (a program writing one move per completed
+        depth, as NTHU's players do), or None when it reports none."""
+        return None
 
     def printed_output(self) -> Optional[str]:
         """What the agent printed during the game (kept for the record), or None."""

@@ -11,6 +11,7 @@ import time
 from typing import List, NoReturn, Optional
 
 from . import box, cluster, grade, players, stats
+from .argtypes import whole_number as whole_number_at_least
 from .agent import AgentError
 from .check import check_file, check_summary, format_problem
 from .game import Game
@@ -63,24 +64,11 @@ def move_timeout_of(args, variant: Variant) -> float:
     given = getattr(args, "move_timeout", None)
     if given is not None:
         return given
-    return getattr(variant, "default_move_timeout", None) or DEFAULT_MOVE_TIMEOUT
+    return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
 
 
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"'{text}' must be at least 1")
-    return value
-
-
-def whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
+positive_int = whole_number_at_least(1)
+whole_number = whole_number_at_least(None)
 
 
 def positive_seconds(text: str) -> float:

@@ -95,8 +95,8 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
             on_move(game, colour, move, elapsed)
     printed = {colour.lower(): agent.printed_output() for colour, agent in agents.items()}
     # program agents (nthu:PATH) count the moves each answer held: the search depth it reached
-    depths = {colour.lower(): list(agent.depths) for colour, agent in agents.items()
-              if isinstance(getattr(agent, "depths", None), list)}
+    depths = {colour.lower(): list(agent.search_depths()) for colour, agent in agents.items()
+              if agent.search_depths() is not None}
     fault = game.outcome.fault
     return {
         "seed": seed,

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.agent import Agent
 from harness.game import Game
 from harness.referee import play_game
 from harness.variants import UnknownVariant, find_variant, variant_names
@@ -78,23 +79,14 @@ def test_the_referee_plays_a_variant_game_through_the_interface_only():
     game = Game(v, v.start(start=[["d", 0, "King", "White"], ["d", 3, "Rook", "White"],
                                   ["d", 6, "King", "Black"]]))
 
-    class Plays:
+    class Plays(Agent):          # the contract's default hooks do the rest
         name = "scripted"
 
         def __init__(self, answer):
             self.answer = answer
 
-        def start_game(self, colour, seed):
-            pass
-
-        def set_deadline(self, seconds):
-            pass
-
         def choose_move(self, view, colour, rng):
             return self.answer
-
-        def printed_output(self):
-            return None
 
     record = play_game(Plays((("d", 3), ("d", 6))), Plays(None), 5, game)
     assert (record["result"], record["reason"], record["moves"], record["variant"]) == (

@@ -138,6 +138,7 @@ class Variant:
     title = "a game"
     values: Dict[str, int] = {}
     protocol_class = AgentProtocol
+    default_move_timeout: Optional[float] = None   # seconds per move for program/file agents (None: 30)
 
     def __init__(self):
         self.protocol = self.protocol_class(self)

@@ -15,6 +15,7 @@ import argparse
 import sys
 from typing import IO, List, NoReturn, Optional, Sequence, Tuple
 
+from ...argtypes import whole_number
 from . import rules, search
 from .rules import FenError, Position, parse_fen
 
@@ -49,14 +50,7 @@ def piece_letter(text: str) -> int:
     return rules.CODES[letter]
 
 
-def depth_value(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"'{text}' must be at least 0")
-    return value
+depth_value = whole_number(0)
 
 
 def build_parser(prog: str = PROG) -> Parser:

@@ -99,6 +99,9 @@ class ProgramAgent(Agent):
         except (ProcessLookupError, PermissionError):
             pass
 
+    def search_depths(self) -> List[int]:
+        return self.depths
+
     def choose_move(self, view, colour, rng):
         if self.workdir is None:
             self.start_game(colour, 0)
