@@ -10,7 +10,7 @@ import sys
 import time
 from typing import List, NoReturn, Optional
 
-from . import box, cluster, grade, players, stats
+from . import box, cluster, grade, players, stats, tournament
 from .argtypes import whole_number as whole_number_at_least
 from .agent import AgentError
 from .check import check_file, check_summary, format_problem
@@ -342,6 +342,94 @@ def cmd_export_nthu(args) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- grade, tournament
+
+
+def add_box_options(p: argparse.ArgumentParser, can_turn_off: bool = True) -> None:
+    """--cluster, --memory-mb (and --no-box) for the commands that play games."""
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games on a Dask scheduler (tcp://HOST:PORT) instead of the local pool")
+    p.add_argument("--memory-mb", type=positive_int, default=grade.BOX_MEMORY_MB, metavar="MB",
+                   help=f"address space a student file may use (default {grade.BOX_MEMORY_MB})")
+    if can_turn_off:
+        p.add_argument("--no-box", action="store_true",
+                       help=".py files run in their own process only, without bubblewrap and its limits "
+                            "(for speed comparisons)")
+
+
+def cmd_grade(args) -> int:
+    limits = series_limits(args)
+    if limits["openings"]:
+        raise UsageError("grade plays from the course's start position; --openings is for series, "
+                             "report and tournament")
+    for opponent in args.opponents:
+        agent_spec(opponent, limits["variant"])
+        if players.is_file_spec(opponent, limits["variant"]):
+            raise UsageError(f"opponent '{opponent}': grade plays the class against built-in opponents")
+    runner = cluster.runner(args.cluster)
+    runs_in(args.out)
+    try:
+        gradebook = grade.grade_class(args.class_dir, args.out, args.games, args.opponents, limits["variant"],
+                                args.seed, args.move_timeout, args.game_time, grade.box_from_args(args),
+                                args.jobs, runner, args.resume, args.force, progress_mode(args),
+                                say=(lambda text: None) if args.quiet else grade.say,
+                                start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")})
+    finally:
+        if runner is not None:
+            runner.close()
+    print("\n".join(grade.summary_lines(gradebook)))
+    print(f"isolation: {gradebook['isolation']}")
+    print(f"written: {os.path.join(args.out, grade.GRADEBOOK_CSV)}, {os.path.join(args.out, grade.GRADEBOOK_JSON)}, "
+          f"reports in {os.path.join(args.out, grade.STUDENTS)}")
+    return 0
+
+
+def add_grade_parser(sub) -> None:
+    p = sub.add_parser("grade", help="a whole class's files, boxed, against the course's opponents: a gradebook")
+    p.add_argument("class_dir", metavar="CLASS_DIR",
+                   help="sub-folders NAME/ with AB.py (or one .py file), or NAME.py files")
+    p.add_argument("--out", required=True, metavar="DIR", help="where the gradebook and the reports go")
+    p.add_argument("--games", type=positive_int, default=50, metavar="N",
+                   help="games per opponent (default 50, as the course)")
+    p.add_argument("--opponents", type=opponent_list, default=list(DEFAULT_OPPONENTS),
+                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)}")
+    add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
+    add_game_time_option(p, COURSE_GAME_SECONDS)
+    add_run_options(p, box=False)
+    p.set_defaults(run=cmd_grade)
+
+
+def cmd_tournament(args) -> int:
+    limits = series_limits(args)
+    if len(args.players) < 2:
+        raise UsageError("a tournament needs at least two agents")
+    if len(set(args.players)) != len(args.players):
+        raise UsageError("an agent is named twice")
+    for spec in args.players:
+        agent_spec(spec, limits["variant"])
+    out = args.out or os.path.join(DEFAULT_OUT, "tournament")
+    runs_in(out)
+    with cluster.connect(args.cluster) as executor:
+        report = tournament.run_tournament(args.players, args.games, out, jobs=args.jobs, executor=executor,
+                                resume=args.resume, force=args.force, progress=progress_mode(args),
+                                **limits)
+    print(tournament.render_text(report), end="")
+    print(f"written: {os.path.join(out, tournament.REPORT_JSON)}, {os.path.join(out, tournament.REPORT_MD)}")
+    return 0
+
+
+def add_tournament_parser(sub) -> None:
+    p = sub.add_parser("tournament", help="round robin of agents, both colours: crosstable and Elo ratings")
+    p.add_argument("players", nargs="+", metavar="AGENT", help="two or more agents (built-in names or .py files)")
+    p.add_argument("--games", type=positive_int, default=10, metavar="N",
+                   help="games per pair and colour (default 10)")
+    p.add_argument("--out", metavar="DIR", help=f"where the games and report go (default {DEFAULT_OUT}/tournament)")
+    add_game_options(p, "game i of each pair is played with seed S+i (default 0)")
+    add_game_time_option(p, None)
+    add_run_options(p)
+    p.set_defaults(run=cmd_tournament)
+
+
 # ----------------------------------------------------------------------------- parser
 
 
@@ -386,7 +474,7 @@ def add_run_options(p: argparse.ArgumentParser, box: bool = True) -> None:
     p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
                    help="strength testing: each pair of games starts from a position reached by PLIES "
                         "seeded random plies, the second game with the colours reversed")
-    grade.add_box_options(p, can_turn_off=box)
+    add_box_options(p, can_turn_off=box)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -458,14 +546,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"search time per move (default {DEFAULT_SECONDS:g}; the course allows 10 s, "
                         "the interpreter's start included)")
     p.set_defaults(run=cmd_export_nthu)
-    from . import replay, tournament
+    from . import replay
     replay.add_parser(sub)
 
     p = sub.add_parser("congo", help="the Congo course's programs: moves, apply, eval1, minimax, eval2, "
                                      "alphabeta, bestmove (python -m harness congo --help)", add_help=False)
     p.add_argument("program_args", nargs=argparse.REMAINDER, metavar="PROGRAM ...")
-    grade.add_parser(sub)
-    tournament.add_parser(sub)
+    add_grade_parser(sub)
+    add_tournament_parser(sub)
     return parser
 
 

@@ -13,7 +13,6 @@ Output: ``OUT/gradebook.csv`` and ``OUT/gradebook.json`` (one row per student, f
 docs/grading.md) and per student report.json, report.md and report.html as the report command
 writes them.
 """
-import argparse
 import csv
 import datetime
 import json
@@ -198,7 +197,7 @@ def write_gradebook(out: str, gradebook: dict) -> None:
             writer.writerow(csv_row(row, opponents))
 
 
-def _say(text: str) -> None:
+def say(text: str) -> None:
     from tqdm import tqdm
     tqdm.write(text, file=sys.stderr)
 
@@ -207,7 +206,7 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
                 variant: str = "cs3243", seed: int = 0, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
                 game_time: Optional[float] = COURSE_GAME_SECONDS, box: Optional[boxing.BoxSettings] = None,
                 jobs: Optional[int] = None, executor=None, resume: bool = False, force: bool = False,
-                progress="auto", say: Callable[[str], None] = _say, start: Optional[dict] = None) -> dict:
+                progress="auto", say: Callable[[str], None] = say, start: Optional[dict] = None) -> dict:
     """Grade every submission in `class_dir` into `out`; return the gradebook (also written).
     `start`: the variant's start options (fifty, max_plies, config, fen), as for a SeriesPlan."""
     box = box or boxing.BoxSettings()
@@ -327,60 +326,3 @@ def box_from_args(args) -> Optional[boxing.BoxSettings]:
 
 
 BOX_MEMORY_MB = boxing.BoxSettings().memory_mb
-
-
-def add_box_options(p: argparse.ArgumentParser, can_turn_off: bool = True) -> None:
-    """--cluster, --memory-mb (and --no-box) for the commands that play games."""
-    from .cli import positive_int
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="play the games on a Dask scheduler (tcp://HOST:PORT) instead of the local pool")
-    p.add_argument("--memory-mb", type=positive_int, default=BOX_MEMORY_MB, metavar="MB",
-                   help=f"address space a student file may use (default {BOX_MEMORY_MB})")
-    if can_turn_off:
-        p.add_argument("--no-box", action="store_true",
-                       help=".py files run in their own process only, without bubblewrap and its limits "
-                            "(for speed comparisons)")
-
-
-def cmd_grade(args) -> int:
-    from . import cli, cluster, players
-    limits = cli.series_limits(args)
-    if limits["openings"]:
-        raise cli.UsageError("grade plays from the course's start position; --openings is for series, "
-                             "report and tournament")
-    for opponent in args.opponents:
-        cli.agent_spec(opponent, limits["variant"])
-        if players.is_file_spec(opponent, limits["variant"]):
-            raise cli.UsageError(f"opponent '{opponent}': grade plays the class against built-in opponents")
-    runner = cluster.runner(args.cluster)
-    cli.runs_in(args.out)
-    try:
-        gradebook = grade_class(args.class_dir, args.out, args.games, args.opponents, limits["variant"],
-                                args.seed, args.move_timeout, args.game_time, box_from_args(args),
-                                args.jobs, runner, args.resume, args.force, cli.progress_mode(args),
-                                say=(lambda text: None) if args.quiet else _say,
-                                start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")})
-    finally:
-        if runner is not None:
-            runner.close()
-    print("\n".join(summary_lines(gradebook)))
-    print(f"isolation: {gradebook['isolation']}")
-    print(f"written: {os.path.join(args.out, GRADEBOOK_CSV)}, {os.path.join(args.out, GRADEBOOK_JSON)}, "
-          f"reports in {os.path.join(args.out, STUDENTS)}")
-    return 0
-
-
-def add_parser(sub) -> None:
-    from . import cli
-    p = sub.add_parser("grade", help="a whole class's files, boxed, against the course's opponents: a gradebook")
-    p.add_argument("class_dir", metavar="CLASS_DIR",
-                   help="sub-folders NAME/ with AB.py (or one .py file), or NAME.py files")
-    p.add_argument("--out", required=True, metavar="DIR", help="where the gradebook and the reports go")
-    p.add_argument("--games", type=cli.positive_int, default=50, metavar="N",
-                   help="games per opponent (default 50, as the course)")
-    p.add_argument("--opponents", type=cli.opponent_list, default=list(DEFAULT_OPPONENTS),
-                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)}")
-    cli.add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
-    cli.add_game_time_option(p, COURSE_GAME_SECONDS)
-    cli.add_run_options(p, box=False)
-    p.set_defaults(run=cmd_grade)

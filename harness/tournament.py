@@ -247,39 +247,3 @@ def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, exec
     with open(os.path.join(out, REPORT_MD), "w", encoding="utf-8") as handle:
         handle.write(render_markdown(report))
     return report
-
-
-# ----------------------------------------------------------------------------- command line
-
-
-def cmd_tournament(args) -> int:
-    from . import cli, cluster
-    limits = cli.series_limits(args)
-    if len(args.players) < 2:
-        raise cli.UsageError("a tournament needs at least two agents")
-    if len(set(args.players)) != len(args.players):
-        raise cli.UsageError("an agent is named twice")
-    for spec in args.players:
-        cli.agent_spec(spec, limits["variant"])
-    out = args.out or os.path.join(cli.DEFAULT_OUT, "tournament")
-    cli.runs_in(out)
-    with cluster.connect(args.cluster) as executor:
-        report = run_tournament(args.players, args.games, out, jobs=args.jobs, executor=executor,
-                                resume=args.resume, force=args.force, progress=cli.progress_mode(args),
-                                **limits)
-    print(render_text(report), end="")
-    print(f"written: {os.path.join(out, REPORT_JSON)}, {os.path.join(out, REPORT_MD)}")
-    return 0
-
-
-def add_parser(sub) -> None:
-    from . import cli
-    p = sub.add_parser("tournament", help="round robin of agents, both colours: crosstable and Elo ratings")
-    p.add_argument("players", nargs="+", metavar="AGENT", help="two or more agents (built-in names or .py files)")
-    p.add_argument("--games", type=cli.positive_int, default=10, metavar="N",
-                   help="games per pair and colour (default 10)")
-    p.add_argument("--out", metavar="DIR", help=f"where the games and report go (default {cli.DEFAULT_OUT}/tournament)")
-    cli.add_game_options(p, "game i of each pair is played with seed S+i (default 0)")
-    cli.add_game_time_option(p, None)
-    cli.add_run_options(p)
-    p.set_defaults(run=cmd_tournament)

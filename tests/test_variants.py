@@ -131,3 +131,17 @@ def test_variant_modules_do_not_import_the_layers_above_them():
                     pytest.fail(f"{path}: imports {node.module}")
                 if not node.level and name in above:
                     pytest.fail(f"{path}: imports {node.module}")
+
+
+def test_nothing_below_the_command_line_imports_it():
+    """harness/cli.py sits on top: no other harness module imports it (not even inside a function)."""
+    for path in sorted((REPO / "harness").rglob("*.py")):
+        if path.name in ("cli.py", "__main__.py"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [a.name for a in node.names]
+                assert "cli" not in {n.split(".")[-1] for n in names if n}, f"{path} imports the CLI"
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.endswith(".cli") for a in node.names), f"{path} imports the CLI"
