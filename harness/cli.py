@@ -414,7 +414,8 @@ def cmd_tournament(args) -> int:
                                 resume=args.resume, force=args.force, progress=progress_mode(args),
                                 **limits)
     print(tournament.render_text(report), end="")
-    print(f"written: {os.path.join(out, tournament.REPORT_JSON)}, {os.path.join(out, tournament.REPORT_MD)}")
+    print(f"written: {os.path.join(out, tournament.REPORT_JSON)}, {os.path.join(out, tournament.REPORT_MD)}, "
+          f"{os.path.join(out, 'report.html')}")
     return 0
 
 

@@ -382,7 +382,43 @@ def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "
                                             **_viewer_context(variant, data))
 
 
+def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, str, Dict[str, Any]]],
+                           variant=None) -> str:
+    """The tournament's report.html: ratings, crosstable and every game, given as (pair label,
+    results file, record)."""
+    variant = variant or variant_of(report.get("settings", {}).get("variant"))
+    order = [r["player"] for r in report["ratings"]]
+    rows = []
+    for a in order:
+        cells = [("-" if a == b or report["crosstable"][a].get(b) is None else
+                  f"{report['crosstable'][a][b]['score']:g}/{report['crosstable'][a][b]['games']}") for b in order]
+        total = sum(c["score"] for c in report["crosstable"][a].values())
+        played = sum(c["games"] for c in report["crosstable"][a].values())
+        rows.append({"player": a, "cells": cells, "total": f"{total:g}/{played}"})
+    data = []
+    for label, path, record in games:
+        game = game_data(label, record, variant, None, path)
+        game["result"] = record.get("result")
+        data.append(game)
+    s = report["settings"]
+    settings = (f"Round robin of {len(order)} agents ({s.get('variant') or 'cs3243'}): {s['games']} games per pair "
+                f"and colour" + (f", openings of {s['openings']} random plies" if s.get("openings") else "")
+                + f", seeds from {s.get('seed', 0)}.")
+    return _template("tournament.html.j2").render(
+        title="Tournament", settings=settings, ratings=report["ratings"], order=order, cross_rows=rows,
+        notes=report.get("notes", []), games=data, **_viewer_context(variant, data))
+
+
 # ----------------------------------------------------------------------------- files
+
+
+def write_tournament_html(out: str, report: Dict[str, Any], games: Sequence[Tuple[str, str, Dict[str, Any]]],
+                          variant=None) -> str:
+    """Write OUT/report.html for a tournament; return its path."""
+    path = os.path.join(out, REPORT_HTML)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(render_tournament_html(report, games, variant))
+    return path
 
 
 def report_games(out: str, report: Dict[str, Any]) -> List[Tuple[str, Dict[str, Any]]]:

@@ -23,6 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from . import stats
 from .report import directory_name
 from .results import outcome, write_json
+from .html_report import write_tournament_html
 from .series import SeriesPlan, run_plans
 
 ELO_PER_THETA = 400 / math.log(10)
@@ -246,4 +247,7 @@ def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, exec
     write_json(os.path.join(out, REPORT_JSON), report)
     with open(os.path.join(out, REPORT_MD), "w", encoding="utf-8") as handle:
         handle.write(render_markdown(report))
+    games = [(plan.label, plan.results_path, record)
+             for (_, _, plan), records in zip(laid_out, all_records) for record in records]
+    write_tournament_html(out, report, games)
     return report

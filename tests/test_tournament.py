@@ -70,6 +70,14 @@ def test_a_round_robin_of_built_ins(tmp_path):
     assert "## Ratings" in text and "## Crosstable" in text
     records = [json.loads(line) for line in open(os.path.join(tmp_path, "pairs", "dummy-vs-random", "results.jsonl"))]
     assert sorted((r["white"], r["black"]) for r in records) == [("dummy", "random"), ("random", "dummy")]
+    # report.html: the ratings in the fit's order, the crosstable, and the 6 games in the viewer
+    page = open(os.path.join(tmp_path, "report.html"), encoding="utf-8").read()
+    assert "<h2>Ratings</h2>" in page and "<h2>Crosstable</h2>" in page and "<p>6 games.</p>" in page
+    order = [r["player"] for r in report["ratings"]]
+    assert [page.index(f"<td>{name}</td>") for name in order] == sorted(page.index(f"<td>{name}</td>") for name in order)
+    games = json.loads(page.split('<script type="application/json" id="games-data">')[1].split("</script>")[0])
+    assert len(games) == 6 and {g["label"] for g in games} == {"dummy vs random", "dummy vs greedy", "random vs greedy"}
+    assert all(len(g["positions"]) == g["plies"] + 1 for g in games)
 
 
 def test_one_agent_is_not_a_tournament(capsys):
