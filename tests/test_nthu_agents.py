@@ -18,7 +18,10 @@ from harness.variants.nthu import VARIANT, core
 from nthu_boards import moves_from, play, position
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAMES = os.path.join(ROOT, "..", "shared", "nthu", "baseline_games.jsonl")
+# the course's games: the copy kept with the tests (the same 8 lines as the project's shared file,
+# `../shared/nthu/baseline_games.jsonl`, which test_the_kept_copy_is_the_shared_file compares)
+SHARED = os.path.join(ROOT, "..", "shared", "nthu", "baseline_games.jsonl")
+GAMES = os.path.join(ROOT, "tests", "data", "nthu_baseline_games.jsonl")
 PORTS = {"baseline1": Baseline1, "baseline2": Baseline2, "baseline3": Baseline3,
          "baseline4": Baseline4}
 
@@ -39,12 +42,16 @@ def test_every_agent_in_the_table_is_an_agent_with_its_name():
 
 # -- the course's games -----------------------------------------------------------------------
 
-@pytest.mark.skipif(not os.path.isfile(GAMES), reason=f"the course's games are absent ({GAMES})")
 def test_the_course_file_holds_8_games():
     assert len(course_games()) == 8
 
 
-@pytest.mark.skipif(not os.path.isfile(GAMES), reason=f"the course's games are absent ({GAMES})")
+@pytest.mark.skipif(not os.path.isfile(SHARED), reason=f"no shared folder beside the project ({SHARED})")
+def test_the_kept_copy_is_the_shared_file():
+    with open(SHARED, "rb") as shared, open(GAMES, "rb") as kept:
+        assert kept.read() == shared.read()
+
+
 @pytest.mark.parametrize("index", range(8))
 def test_the_ports_replay_a_course_game_move_for_move(index):
     game = course_games()[index]
