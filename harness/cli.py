@@ -370,7 +370,7 @@ def cmd_grade(args) -> int:
     runs_in(args.out)
     try:
         gradebook = grade.grade_class(args.class_dir, args.out, args.games, args.opponents, limits["variant"],
-                                args.seed, args.move_timeout, args.game_time, grade.box_from_args(args),
+                                args.seed, limits["move_timeout"], args.game_time, grade.box_from_args(args),
                                 args.jobs, runner, args.resume, args.force, progress_mode(args),
                                 say=(lambda text: None) if args.quiet else grade.say,
                                 start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")})

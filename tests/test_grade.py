@@ -183,3 +183,19 @@ def test_a_student_twice_is_refused(tmp_path):
     (tmp_path / "alice.py").write_text("def studentAgent(b):\n    return None\n")
     with pytest.raises(GradeError, match="two submissions in .* are both student 'alice'"):
         find_submissions(str(tmp_path))
+
+
+def test_the_grade_command_end_to_end(tmp_path, capsys):
+    """Through the command line as a TA types it (the per-variant defaults filled in by the CLI)."""
+    klass = make_class(str(tmp_path / "class"), hostile=False, ab=False)
+    out = tmp_path / "out"
+    code = cli.main(["grade", klass, "--out", str(out), "--games", "1", "--opponents", "dummy", "--jobs", "2",
+                     "--progress", "none", "--quiet"])
+    text = capsys.readouterr().out
+    assert code == 0
+    rows = {r["student"]: r for r in json.loads((out / "gradebook.json").read_text())["students"]}
+    assert set(rows) == {"clean", "no_file", "pawn_pusher", "pawn_pusher_loose", "syntax_error", "template"}
+    assert rows["clean"]["opponents"]["dummy"]["games"] == 1 and rows["clean"]["check"] == "accepted"
+    assert rows["syntax_error"]["check"] == "rejected" and rows["no_file"]["verdict"] == "no file"
+    assert text.splitlines()[0].startswith("6 students: ")
+    assert f"written: {out / 'gradebook.csv'}" in text
