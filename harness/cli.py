@@ -17,8 +17,7 @@ from .check import check_file, check_summary, format_problem
 from .game import Game
 from .html_report import write_report_html, write_series_html
 from .referee import play_game
-from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, VARIANT_GAME_SECONDS, VARIANT_OPPONENTS,
-                     VARIANT_PASS_MARKS, build_report, directory_name, opponent_entry,
+from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
                      plan_report, render_text, write_report)
 from .results import ResultsError, append_record, outcome
 from .sandbox import DEFAULT_MOVE_TIMEOUT
@@ -243,25 +242,22 @@ def opponent_list(text: str) -> List[str]:
     return names
 
 
-def report_defaults(args, variant: str) -> None:
-    """--games, --opponents, --colour and --game-time left out: the course's own (nthu: baselines
-    1-4, one game with each colour, no game clock; cs3243: 50 games as White against its five
-    opponents, 30 s of thinking per game)."""
-    if variant == "nthu":
-        from .variants.nthu.grading import BASELINES
-        defaults = {"games": 1, "opponents": list(BASELINES), "colour": "both"}
-    else:
-        defaults = {"games": 50, "opponents": list(VARIANT_OPPONENTS.get(variant, ())), "colour": "white",
-                    "game_time": VARIANT_GAME_SECONDS.get(variant)}
+def report_defaults(args, variant: Variant) -> None:
+    """--games, --opponents, --colour and --game-time left out: the variant's course's own (cs3243:
+    50 games as White against its five opponents, 30 s of thinking per game; nthu: baselines 1-4,
+    one game with each colour, no game clock)."""
+    defaults = {"games": variant.report_games, "opponents": list(variant.report_opponents),
+                "colour": variant.report_colour, "game_time": variant.game_seconds}
     for key, value in defaults.items():
         if getattr(args, key) is None:
             setattr(args, key, value)
     if not args.opponents:
-        raise UsageError(f"{variant} has no default opponents: name them with --opponents")
+        raise UsageError(f"{variant.name} has no default opponents: name them with --opponents")
 
 
 def cmd_report(args) -> int:
-    report_defaults(args, variant_of(args).name)
+    variant = variant_of(args)
+    report_defaults(args, variant)
     limits = series_limits(args)
     agent_spec(args.agent, limits["variant"])
     for opponent in args.opponents:
@@ -287,20 +283,19 @@ def cmd_report(args) -> int:
                                 fresh=args.force, progress=progress_mode(args), on_plan_done=done,
                                 executor=executor)
     entries = {key: opponent_entry(opponent, colour, records, plan.results_path,
-                                   VARIANT_PASS_MARKS.get(limits["variant"], {}), VARIANT_GAME_SECONDS.get(limits["variant"]))
+                                   variant.pass_marks, variant.game_seconds)
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
     settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
                 "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
                 **laid_out[0][3].options}          # the limits in force (the variant's defaults filled in)
     report = build_report(args.agent, settings, entries, check)
-    if limits["variant"] == "nthu":
-        from .variants.nthu.grading import course_grading, grading_lines
-        games: dict = {}
-        for (_, opponent, colour, _), records in zip(laid_out, all_records):
-            games.setdefault(opponent, {})[colour] = records
-        report["course"] = course_grading(games)
-        report["course"]["lines"] = grading_lines(report["course"])
-        report["passed"] = report["course"]["passed"]
+    games: dict = {}
+    for (_, opponent, colour, _), records in zip(laid_out, all_records):
+        games.setdefault(opponent, {})[colour] = records
+    course = variant.course_grading(games)
+    if course is not None:          # a course with its own rule (NTHU): its verdict is the report's
+        report["course"] = course
+        report["passed"] = course["passed"]
     if box.weaker(grade.box_from_args(args)):
         report["notes"].append(box.isolation(grade.box_from_args(args)))
     write_report(args.out, report)
@@ -521,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per opponent and colour (default: the course's: cs3243 and congo 50; nthu 1)")
     p.add_argument("--opponents", type=opponent_list, default=None,
                    metavar="A,B,...", help=f"default: the variant's (cs3243 {','.join(DEFAULT_OPPONENTS)}; "
-                                           f"congo {','.join(VARIANT_OPPONENTS['congo'])}; nthu baseline1,...,baseline4)")
+                                           f"congo random,greedy,minimax,alphabeta; nthu baseline1,...,baseline4)")
     p.add_argument("--colour", choices=("white", "black", "both"), default=None,
                    help="the agent's colour (default white, as in the course; nthu both)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",

@@ -15,19 +15,15 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from . import stats
 from .results import side_summary, write_json
 from .series import SeriesPlan
+from .variants import DEFAULT_VARIANT, find_variant
 
-# The course's pass marks (not-lost rate against each opponent; a draw counts as not lost).
-PASS_MARKS: Dict[str, float] = {"dummy": 1.0, "random": 1.0, "greedy": 0.9, "smart": 0.9, "minimax": 0.8}
-DEFAULT_OPPONENTS: Tuple[str, ...] = tuple(PASS_MARKS)
-COURSE_GAME_SECONDS = 30.0     # the course's grader stops a game's run after this
-# Per variant: the opponents a report plays by default, the course's pass marks and its limit on
-# thinking per game (a variant missing here has no pass marks and no game limit).
-VARIANT_OPPONENTS: Dict[str, Tuple[str, ...]] = {
-    "cs3243": DEFAULT_OPPONENTS,
-    "congo": ("random", "greedy", "minimax", "alphabeta"),
-}
-VARIANT_PASS_MARKS: Dict[str, Dict[str, float]] = {"cs3243": PASS_MARKS}
-VARIANT_GAME_SECONDS: Dict[str, float] = {"cs3243": COURSE_GAME_SECONDS}
+# CS3243's course settings (each variant carries its own: `Variant.pass_marks`, ...): the pass
+# marks (not-lost rate against each opponent; a draw counts as not lost), the opponents, and the
+# course's limit on thinking per game.
+_CS3243 = find_variant(DEFAULT_VARIANT)
+PASS_MARKS: Dict[str, float] = _CS3243.pass_marks
+DEFAULT_OPPONENTS: Tuple[str, ...] = _CS3243.report_opponents
+COURSE_GAME_SECONDS: float = _CS3243.game_seconds
 COLOURS = ("white", "black")
 REPORT_JSON, REPORT_MD = "report.json", "report.md"
 VERSION = "0.3.0"              # pyproject.toml's version, when the project is not installed

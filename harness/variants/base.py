@@ -139,6 +139,14 @@ class Variant:
     values: Dict[str, int] = {}
     protocol_class = AgentProtocol
     default_move_timeout: Optional[float] = None   # seconds per move for program/file agents (None: 30)
+    # The course's grading, for `report`: the opponents it plays by default, games per opponent and
+    # colour, the agent's colour(s), the pass marks (not-lost rate per opponent; none: no verdict
+    # from marks) and its limit on thinking per game (None: none).
+    report_opponents: Tuple[str, ...] = ()
+    report_games = 50
+    report_colour = "white"
+    pass_marks: Dict[str, float] = {}
+    game_seconds: Optional[float] = None
 
     def __init__(self):
         self.protocol = self.protocol_class(self)
@@ -216,6 +224,12 @@ class Variant:
         if depth == 1:
             return len(moves)
         return sum(self.perft(self.apply(state, m), depth - 1) for m in moves)
+
+    def course_grading(self, games: Dict[str, Dict[str, List[dict]]]) -> Optional[Dict[str, Any]]:
+        """A course with its own rule beyond pass marks grades a report's games (opponent ->
+        the agent's colour -> records): report.json's `course` entry, with `passed` and `lines`
+        (its text). None by default: the pass marks are the whole rule."""
+        return None
 
     def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
         """Extra fields for a game's record (e.g. a start FEN); none by default."""

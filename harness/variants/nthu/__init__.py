@@ -15,6 +15,7 @@ from typing import List, Optional, Tuple
 from ..base import BLACK, WHITE, Move, Outcome, Termination, Variant
 from . import core
 from .files import StateFileError, parse_state, state_text
+from .grading import BASELINES, course_grading, grading_lines
 
 __all__ = ["VARIANT", "NthuVariant", "State", "StateFileError", "LETTERS", "to_fen", "parse_fen"]
 
@@ -57,6 +58,14 @@ def move_from_course(group) -> Optional[Move]:
 
 class NthuVariant(Variant):
     name = "nthu"
+    report_opponents = BASELINES       # the course's grading: one game with each colour, no clock
+    report_games = 1
+    report_colour = "both"
+
+    def course_grading(self, games):
+        grading = course_grading(games)
+        grading["lines"] = grading_lines(grading)
+        return grading
     title = "NTHU MiniChess 6x5"
     values = {NAMES[code]: core.VALUE[code] for code in range(1, 7)}
     letters = {NAMES[code]: LETTERS[code] for code in range(1, 7)}
