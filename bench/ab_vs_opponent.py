@@ -1,6 +1,6 @@
 """How decisively AB.py beats an opponent, and at what cost in time; several files side by side.
 
-Run: python bench/ab_vs_opponent.py [FILE ...] [--opponent minimax] [--seeds 1000 1100]
+Run: python bench/ab_vs_opponent.py [FILE ...] [--opponent minimax [smart ...]] [--seeds 1000 1100]
                                     [--jobs 2] [--budget N] [--out FILE.jsonl]
 
 Every file (default: AB.py) plays the opponent as White and as Black on every seed in the
@@ -17,7 +17,11 @@ Printed per file:
 - how fast it gets ahead: the share of games in which its material lead (the harness's piece
   values) is at most +300 after 40 and after 60 plies (a game already won counts as ahead);
 - think time: median seconds per move, and per game the median, the 99th percentile and the
-  longest total.
+  longest total;
+- nodes per game (the file's `GAME['nodes']` at the end: main search and quiescence, book
+  moves free): median, 99th percentile and most. Unlike seconds these are exact, so a change to
+  the budget can be judged on them whatever the machine's load; divide by the nodes per second
+  of bench/ab_speed.py on a quiet machine for the time.
 
 Against Minimax a draw comes about once in a few hundred games, so W/D/L needs thousands of games
 to tell two versions apart. Game length and the lead figures move long before: compare those.
@@ -91,6 +95,7 @@ def play(task):
             leads[game.plies - len(start)] = material_lead(game, colour)
 
     record = play_game(white, black, seed=seed, game=replay(start), on_move=observe)
+    nodes = getattr(ab.module, "GAME", {}).get("nodes")
     for agent in (white, black):
         agent.close()
     won = record["result"] == colour
@@ -100,7 +105,7 @@ def play(task):
             leads[ply] = WON_ALREADY
     return {"file": path, "seed": seed, "colour": colour, "outcome": outcome,
             "reason": record["reason"], "plies": record["plies"] - len(start), "leads": leads,
-            "seconds": record["think"][colour]["seconds"], "error": record["error"]}
+            "seconds": record["think"][colour]["seconds"], "nodes": nodes, "error": record["error"]}
 
 
 def percentile(values, share):
@@ -129,6 +134,12 @@ def summary(path, games, long_game=LONG_GAME):
     lines.append(f"  think: median {statistics.median(moves):.3f} s per move; per game median "
                  f"{statistics.median(totals):.2f} s, 99th percentile {percentile(totals, 0.99):.2f} s, "
                  f"longest {max(totals):.2f} s")
+    nodes = [g["nodes"] for g in games if g.get("nodes") is not None]
+    if nodes:
+        longest = max(games, key=lambda g: g.get("nodes") or 0)
+        lines.append(f"  nodes per game (exact, the machine's load aside): median {statistics.median(nodes):,.0f}, "
+                     f"99th percentile {percentile(nodes, 0.99):,}, most {max(nodes):,} "
+                     f"(seed {longest['seed']} as {longest['colour']}, {longest['plies']} plies)")
     return "\n".join(lines)
 
 
@@ -154,17 +165,25 @@ def report(files, games, heading, out=None, long_game=LONG_GAME):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", default=[os.path.join(ROOT, "AB.py")])
-    parser.add_argument("--opponent", default="minimax")
+    parser.add_argument("--opponent", nargs="+", default=["minimax"],
+                        help="one or more opponents, each reported on its own")
     parser.add_argument("--seeds", type=int, nargs=2, default=[1000, 1100], metavar=("FIRST", "END"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--out", help="write every game's summary here as JSON lines")
     args = parser.parse_args(argv)
-    tasks = [(path, args.budget, args.opponent, seed, colour)
-             for path in args.files for seed in range(*args.seeds) for colour in ("white", "black")]
-    games, seconds = play_all(tasks, args.jobs)
-    report(args.files, games, f"{args.opponent}, seeds {args.seeds[0]}..{args.seeds[1] - 1}, both "
-           f"colours, {args.jobs} jobs, {seconds:.0f} s", args.out)
+    played = []
+    for opponent in args.opponent:
+        tasks = [(path, args.budget, opponent, seed, colour)
+                 for path in args.files for seed in range(*args.seeds) for colour in ("white", "black")]
+        games, seconds = play_all(tasks, args.jobs)
+        report(args.files, games, f"{opponent}, seeds {args.seeds[0]}..{args.seeds[1] - 1}, both "
+               f"colours, {args.jobs} jobs, {seconds:.0f} s")
+        played.extend(dict(g, opponent=opponent) for g in games)
+    if args.out:
+        with open(args.out, "w") as handle:
+            for g in played:
+                handle.write(json.dumps(g) + "\n")
 
 
 if __name__ == "__main__":
