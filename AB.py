@@ -9,6 +9,8 @@ Design
   8 Queen, 9 King; positive = White, negative = Black.  Per-piece tables are
   lists of length 19 so that a negative code indexes the Black entries.
 * Moves are ints: from | to << 6.  Ordering keys are packed in the bits above.
+  Move generation and attack tests run on tables built at import (per side,
+  piece code and square: the squares a piece steps to and its rays).
 * Search: iterative deepening, negamax alpha-beta with PVS, transposition
   table (Zobrist keys), TT move first, then captures by MVV-LVA, and only
   when none of them cuts off the quiet moves (two killers per ply, then
@@ -16,10 +18,11 @@ Design
   the frontier (3 plies or less, off the PV, not in check) a static score
   far above beta is returned as it is and quiet moves that give no check
   are skipped when the score is far below alpha.  Whether a move gives
-  check is asked of attacked() only when cheap tables (MAYHIT, LINE) say it
-  can.  Capture-only quiescence search that skips losing exchanges (a
-  static exchange test on the target square) and delta-prunes; a side left
-  in check at the frontier must answer it: all its moves are tried.
+  check is worked out (gives_check(): by the moved piece or along the line
+  it left) only when cheap tables (MAYHIT, LINE) say it can.  Capture-only
+  quiescence search that skips losing exchanges (a static exchange test on
+  the target square) and delta-prunes; a side left in check at the
+  frontier must answer it: all its moves are tried.
   Capturing the King ends the game (MATE - ply, so faster wins score
   higher); a side with no move at all is a draw (0); 50 plies without a
   capture is a draw.
@@ -167,7 +170,67 @@ for _s in (1, -1):
 
 SQUARES = tuple(range(49))
 
-# cheap filters in front of the exact attacked(): MAYHIT[p][k][sq] says a
+
+def _kinds(*types):
+    """Bit mask of piece types (bit t for type t)."""
+    return sum(1 << t for t in set(types))
+
+
+# attacked(): KIND_BIT[s][q] is the type bit of signed code q if q is side
+# s's piece, else 0; NEAR_ATTACKS[s][sq] lists the squares next to sq or a
+# Knight's jump away, each with the types of side s that attack sq from
+# there by a step or a jump; LINE_ATTACKS[sq] the rays from sq, each with
+# the types that attack along it (the first piece on the ray counts)
+KIND_BIT = [None, [], []]
+NEAR_ATTACKS = [None, [], []]
+for _s in (1, -1):
+    KIND_BIT[_s] = [1 << (_q * _s) if _q * _s > 0 else 0 for _q in list(range(10)) + list(range(-9, 0))]
+    for _sq in SQUARES:
+        _near = {}
+        for _ts, _kinds_here in ((KNT[_sq], (3, 6, 7)), (KGT[_sq], (9,)),
+                                 (FZT[_sq], (2,)), (PATK[_s][_sq], (1,))):
+            for _t in _ts:
+                _near[_t] = _near.get(_t, 0) | _kinds(*_kinds_here)
+        NEAR_ATTACKS[_s].append(tuple(_near.items()))
+LINE_ATTACKS = [tuple((tuple(_ray), _kinds(5, 7, 8)) for _ray in ORTH[_sq]) +
+                tuple((tuple(_ray), _kinds(4, 6, 8)) for _ray in DIAG[_sq]) for _sq in SQUARES]
+
+
+def _targets(p, fr, quiet):
+    """Where a piece of signed code p on fr moves: (steps, rays), the squares
+    it leaps or steps to and its slider rays (nearest square first), in the
+    order of LEAP and SLIDE.  For quiet moves (quiet=True) a Pawn steps
+    forward and each square is paired with its move fr | to << 6; for
+    captures a Pawn steps diagonally and the squares are plain."""
+    t = abs(p)
+    s = 1 if p > 0 else -1
+    if t == 1:
+        steps = ([PUSH[s][fr]] if PUSH[s][fr] >= 0 else []) if quiet else PCAP[s][fr]
+    else:
+        steps = LEAP[t][fr]
+    if quiet:
+        return (tuple((to, fr | to << 6) for to in steps),
+                tuple(tuple((to, fr | to << 6) for to in ray) for ray in SLIDE[t][fr]))
+    return tuple(steps), tuple(tuple(ray) for ray in SLIDE[t][fr])
+
+
+# QUIET_MOVES[s][p][sq], CAPTURE_LINES[s][p][sq]: _targets() for side s's
+# pieces (p: signed code; nothing for empty squares and the other side's
+# pieces), the latter with the attacker's MVV-LVA bits | sq added;
+# VICTIM_KEY[s][q]: the MVV bits of capturing q, 0 unless q is the other
+# side's piece
+QUIET_MOVES = [None, [], []]
+CAPTURE_LINES = [None, [], []]
+VICTIM_KEY = [None, [], []]
+for _s in (1, -1):
+    for _p in list(range(10)) + list(range(-9, 0)):
+        _mine = _p * _s > 0
+        QUIET_MOVES[_s].append([_targets(_p, _sq, True) if _mine else ((), ()) for _sq in SQUARES])
+        CAPTURE_LINES[_s].append([_targets(_p, _sq, False) + ((15 - abs(_p)) << 12 | _sq,) if _mine
+                                  else ((), (), 0) for _sq in SQUARES])
+        VICTIM_KEY[_s].append(VICT_RANK[abs(_p)] << 16 if _p * _s < 0 else 0)
+
+# cheap filters in front of the exact gives_check(): MAYHIT[p][k][sq] says a
 # piece of signed code p on sq could attack square k on an empty board;
 # LINE[k][sq] says sq shares a row, column or diagonal with k (a piece
 # leaving sq may open a line onto k)
@@ -192,6 +255,19 @@ for _p in list(range(1, 10)) + list(range(-9, 0)):
                 _row[_sq] = True
         _tab.append(_row)
     MAYHIT[_p] = _tab
+# the same by King square first: MAYHIT_AT[k][p][sq]
+MAYHIT_AT = [[MAYHIT[_p][_k] if _p else None for _p in range(19)] for _k in range(49)]
+# gives_check(): BETWEEN[k][sq], the squares strictly between k and sq when
+# they share a line (else none); RAY_THROUGH[k][sq], the ray from k through
+# sq (nearest square first) with the types that attack k along it
+BETWEEN = [[()] * 49 for _ in range(49)]
+RAY_THROUGH = [[None] * 49 for _ in range(49)]
+for _k in range(49):
+    for _rays, _kinds_here in ((ORTH[_k], (5, 7, 8)), (DIAG[_k], (4, 6, 8))):
+        for _ray in _rays:
+            for _i, _sq in enumerate(_ray):
+                BETWEEN[_k][_sq] = tuple(_ray[:_i])
+                RAY_THROUGH[_k][_sq] = (tuple(_ray), _kinds(*_kinds_here))
 
 # distances
 CHEB = [[max(abs(a // 7 - b // 7), abs(a % 7 - b % 7)) for b in range(49)] for a in range(49)]
@@ -245,35 +321,41 @@ ZHM = [_rng.getrandbits(64) for _ in range(FIFTY + 70)]
 
 def attacked(b, sq, s):
     """True if square sq is attacked by side s (1 White, -1 Black)."""
-    for t in KNT[sq]:
-        q = b[t] * s
-        if q == 3 or q == 7 or q == 6:
+    kind = KIND_BIT[s]
+    for t, kinds in NEAR_ATTACKS[s][sq]:
+        if kind[b[t]] & kinds:
             return True
-    for t in KGT[sq]:
-        if b[t] * s == 9:
-            return True
-    for t in FZT[sq]:
-        if b[t] * s == 2:
-            return True
-    for t in PATK[s][sq]:
-        if b[t] * s == 1:
-            return True
-    for ray in ORTH[sq]:
+    for ray, kinds in LINE_ATTACKS[sq]:
         for t in ray:
             q = b[t]
             if q:
-                q *= s
-                if q == 5 or q == 7 or q == 8:
+                if kind[q] & kinds:
                     return True
                 break
-    for ray in DIAG[sq]:
-        for t in ray:
-            q = b[t]
-            if q:
-                q *= s
-                if q == 4 or q == 6 or q == 8:
-                    return True
+    return False
+
+
+def gives_check(b, k, p, fr, to, s):
+    """attacked(b, k, s) just after side s moved p from fr to to, when k was
+    not attacked before the move: now only p itself, or a line through the
+    square it left, can attack k."""
+    if MAYHIT[p][k][to]:
+        for t in BETWEEN[k][to]:
+            if b[t]:
                 break
+        else:
+            return True
+    return LINE[k][fr] and attacked_through(b, k, fr, s)
+
+
+def attacked_through(b, k, sq, s):
+    """Is k attacked by side s along the line from k through sq (sq shares
+    a row, column or diagonal with k)?"""
+    ray, kinds = RAY_THROUGH[k][sq]
+    for t in ray:
+        q = b[t]
+        if q:
+            return KIND_BIT[s][q] & kinds != 0
     return False
 
 
@@ -288,70 +370,59 @@ def gen_quiets(b, s, squares=SQUARES):
     when no capture has cut the node off)."""
     quiets = []
     qapp = quiets.append
-    push = PUSH[s]
+    table = QUIET_MOVES[s]
     for fr in squares:
-        p = b[fr] * s
-        if p <= 0:
-            continue
-        if p == 1:
-            to = push[fr]
-            if to >= 0 and b[to] == 0:
-                qapp(fr | to << 6)
-            continue
-        for to in LEAP[p][fr]:
-            if b[to] == 0:
-                qapp(fr | to << 6)
-        for ray in SLIDE[p][fr]:
-            for to in ray:
+        steps, rays = table[b[fr]][fr]
+        for to, m in steps:
+            if not b[to]:
+                qapp(m)
+        for ray in rays:
+            for to, m in ray:
                 if b[to]:
                     break
-                qapp(fr | to << 6)
+                qapp(m)
     return quiets
 
 
 def quiet_stage(b, s, squares, killers, hist):
-    """The quiet moves in search order (killers, then by history), made
-    only when the search gets past the captures."""
+    """The quiet moves in search order (killers, then by history), as keys
+    (the move in the low 12 bits); called only when the search gets past the
+    captures."""
+    quiets = gen_quiets(b, s, squares)
+    ordered = [hist[m] << 12 | m for m in quiets]
     k0, k1 = killers
-    ordered = []
-    for m in gen_quiets(b, s, squares):
-        if m == k0:
-            ordered.append(1 << 40 | m)
-        elif m == k1:
-            ordered.append(1 << 39 | m)
-        else:
-            ordered.append(hist[m] << 12 | m)
+    for k, bonus in ((k1, 1 << 39), (k0, 1 << 40)):
+        if k in quiets:
+            ordered[quiets.index(k)] = bonus | k
     ordered.sort(reverse=True)
-    for k in ordered:
-        yield k & 4095
+    return ordered
+
+
+def move_stages(caps, b, s, squares, killers, hist):
+    """The search's move keys in two lists: the captures (sorted), then,
+    made only if the search asks for them, the quiet moves in search order."""
+    yield caps
+    yield quiet_stage(b, s, squares, killers, hist)
 
 
 def gen_captures(b, s, squares=SQUARES):
     """The captures of side s, each keyed for MVV-LVA ordering above bit 12."""
     caps = []
     capp = caps.append
-    pcap = PCAP[s]
+    table = CAPTURE_LINES[s]
+    victim = VICTIM_KEY[s]
     for fr in squares:
-        p = b[fr] * s
-        if p <= 0:
-            continue
-        if p == 1:
-            for to in pcap[fr]:
-                q = b[to] * s
-                if q < 0:
-                    capp((VICT_RANK[-q] << 4 | 14) << 12 | fr | to << 6)
-            continue
-        att = 15 - p
-        for to in LEAP[p][fr]:
-            q = b[to] * s
-            if q < 0:
-                capp((VICT_RANK[-q] << 4 | att) << 12 | fr | to << 6)
-        for ray in SLIDE[p][fr]:
+        steps, rays, key = table[b[fr]][fr]
+        for to in steps:
+            v = victim[b[to]]
+            if v:
+                capp(v | key | to << 6)
+        for ray in rays:
             for to in ray:
                 q = b[to]
                 if q:
-                    if q * s < 0:
-                        capp((VICT_RANK[-q * s] << 4 | att) << 12 | fr | to << 6)
+                    if victim[q]:
+                        capp(victim[q] | key | to << 6)
                     break
     return caps
 
@@ -360,63 +431,84 @@ def gen_captures(b, s, squares=SQUARES):
 # has lost the game
 SEE_VAL = list(VAL)
 SEE_VAL[9] = SEE_VAL[10] = 5000
-# the types that move along diagonals and along rows and columns
-LINE_MOVERS = ((DIAG, (4, 6, 8)), (ORTH, (5, 7, 8)))
+# cheapest_attacker(): _see_by(kinds)[s][q] is the exchange value of signed
+# code q if q is side s's piece of one of those types, else NO_ATTACKER
+NO_ATTACKER = 99999
+
+
+def _see_by(kinds):
+    return [None] + [[SEE_VAL[q] if q * s in kinds else NO_ATTACKER
+                      for q in list(range(10)) + list(range(-9, 0))] for s in (1, -1)]
+
+
+SEE_JUMP = _see_by((3, 6, 7))       # Knight, Princess, Empress: by a Knight's jump
+SEE_DIAG = _see_by((4, 6, 8))       # Bishop, Princess, Queen: along diagonals
+SEE_ORTH = _see_by((5, 7, 8))       # Rook, Empress, Queen: along rows and columns
 
 
 def cheapest_attacker(b, sq, s):
-    """Square of side s's least valuable piece attacking sq, or -1."""
-    best = -1
-    bv = 99999
+    """Square of side s's least valuable piece attacking sq (the first one
+    found among equals), or -1."""
     for t in PATK[s][sq]:
-        if b[t] * s == 1:
+        if b[t] == s:
             return t
+    ferz = 2 * s
     for t in FZT[sq]:
-        if b[t] * s == 2:
+        if b[t] == ferz:
             return t
+    best = -1
+    bv = NO_ATTACKER
+    val = SEE_JUMP[s]
     for t in KNT[sq]:
-        q = b[t] * s
-        if (q == 3 or q == 6 or q == 7) and SEE_VAL[q] < bv:
+        if val[b[t]] < bv:
             best = t
-            bv = SEE_VAL[q]
+            bv = val[b[t]]
     if bv <= 300:
         return best
-    for lines, kinds in LINE_MOVERS:
+    for lines, val in ((DIAG, SEE_DIAG[s]), (ORTH, SEE_ORTH[s])):
         for ray in lines[sq]:
             for t in ray:
                 q = b[t]
                 if q:
-                    q *= s
-                    if q in kinds and SEE_VAL[q] < bv:
+                    if val[q] < bv:
                         best = t
-                        bv = SEE_VAL[q]
+                        bv = val[q]
                     break
     if best < 0:
+        king = 9 * s
         for t in KGT[sq]:
-            if b[t] * s == 9:
+            if b[t] == king:
                 return t
     return best
 
 
 def exchange(b, fr, to):
     """Static exchange: material won by the capture fr -> to when both sides
-    then keep recapturing on `to` with their cheapest piece (and may stop)."""
-    bb = list(b)
-    s = 1 if bb[fr] > 0 else -1
-    gain = [SEE_VAL[bb[to]]]
-    on = SEE_VAL[bb[fr]]
-    bb[to] = bb[fr]
-    bb[fr] = 0
-    side = -s
+    then keep recapturing on `to` with their cheapest piece (and may stop).
+    The exchange is played out on b, which is restored."""
+    p = b[fr]
+    c = b[to]
+    gain = [SEE_VAL[c]]
+    on = SEE_VAL[p]
+    b[to] = p
+    b[fr] = 0
+    side = -1 if p > 0 else 1
+    taken = []      # (square, piece) of each recapturing piece
     while True:
-        a = cheapest_attacker(bb, to, side)
+        a = cheapest_attacker(b, to, side)
         if a < 0:
             break
         gain.append(on - gain[-1])
-        on = SEE_VAL[bb[a]]
-        bb[to] = bb[a]
-        bb[a] = 0
+        q = b[a]
+        on = SEE_VAL[q]
+        taken.append((a, q))
+        b[to] = q
+        b[a] = 0
         side = -side
+    for a, q in taken:
+        b[a] = q
+    b[fr] = p
+    b[to] = c
     d = len(gain) - 1
     while d > 0:
         if gain[d] > -gain[d - 1]:
@@ -597,6 +689,7 @@ class Engine(object):
         self.pst = PST
         self.mcache = {}
         self.pl = [None, set(), set()]
+        self.kat = [0] * 19
         # a draw's value for the side to move (index 1 White, -1 Black)
         self.draw = [0, -CONTEMPT, CONTEMPT]
 
@@ -604,9 +697,10 @@ class Engine(object):
     def evaluate(self, s, ev, hm=0):
         sc = ev
         mat = self.mat
+        w = 0
         if sc > 150 or sc < -150:
             sc = scaled_lead(sc, mat, hm)
-        w = hunter(sc, mat)
+            w = hunter(sc, mat)
         if w:
             sc += w * self.mopup(w, mat[-w], mat[w])
         sc += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
@@ -690,14 +784,15 @@ class Engine(object):
         caps.sort(reverse=True)
         if caps and caps[0] >> 16 == 15:
             return MATE - ply
-        moves = [k & 4095 for k in caps]
-        moves.extend(quiets)
         mat = self.mat
         pst = self.pst
         ns = -s
         opp = pl[ns]
         best = -INF
-        for m in moves:
+        king = 9 * s
+        ks = b.index(king) if king in b else -1
+        for m in chain(caps, quiets):
+            m &= 4095
             fr = m & 63
             to = m >> 6
             p = b[fr]
@@ -709,14 +804,16 @@ class Engine(object):
             if c:
                 opp.remove(to)
                 mat[ns] -= NPM[c]
-                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr] - pst[c][to])
+                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr] - pst[c][to], 0,
+                                  to if p == king else ks)
                 mat[ns] += NPM[c]
                 opp.add(to)
             elif hm + 1 >= FIFTY:
                 # 50 quiet plies: a draw unless the other side has only unsafe moves
                 v = MATE - ply - 1 if is_mated(b, ns) else self.draw[s]
             else:
-                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr], hm + 1)
+                v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr], hm + 1,
+                                  to if p == king else ks)
             own.remove(to)
             own.add(fr)
             b[fr] = p
@@ -729,16 +826,19 @@ class Engine(object):
                         return v
         return best
 
-    def qsearch(self, alpha, beta, ply, s, ev, hm=0):
+    def qsearch(self, alpha, beta, ply, s, ev, hm=0, ek=-1):
+        """Capture-only search; ek: after a move out of check, the square of
+        the King that was in check (if it is still attacked, s takes it)."""
         self.nodes += 1
         b = self.b
         mat = self.mat
         # static evaluation; the mop-up bonus (>= 0, for the side clearly
         # ahead) is computed only when it can matter
         e = ev
+        w = 0
         if e > 150 or e < -150:
             e = scaled_lead(e, mat, hm)
-        w = hunter(e, mat)
+            w = hunter(e, mat)
         e += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
         stand = e if s > 0 else -e
         if w == s:
@@ -750,6 +850,9 @@ class Engine(object):
         if stand >= beta:
             # a lower bound is enough here (a King capture would only be higher)
             return stand
+        if ek >= 0 and attacked(b, ek, s):
+            # (what the captures below would find first)
+            return MATE - ply
         pl = self.pl
         own = pl[s]
         caps = gen_captures(b, s, own)
@@ -770,7 +873,8 @@ class Engine(object):
             to = (k >> 6) & 63
             c = b[to]
             if stand + VAL[c] + 200 < alpha:
-                continue
+                # delta pruning: this victim and all later (no more valuable) ones
+                break
             p = b[fr]
             if VAL[p] > VAL[c] and exchange(b, fr, to) < 0:
                 # a losing exchange: not tried
@@ -795,8 +899,11 @@ class Engine(object):
         return alpha
 
     # -- main search ------------------------------------------------------
-    def search(self, depth, alpha, beta, ply, s, h, ev, hm, donull, chk):
-        """Negamax value for side s; chk: s's King is attacked now."""
+    def search(self, depth, alpha, beta, ply, s, h, ev, hm, donull, chk, left=-1):
+        """Negamax value for side s; chk: s's King is attacked now; left: the
+        square the other side's last move left when it moved no King and its
+        King was not attacked before (so only a line through that square can
+        have exposed it), else -1."""
         b = self.b
         if depth <= 0 and hm < FIFTY:
             if h in self.rep:
@@ -809,8 +916,18 @@ class Engine(object):
             if is_mated(b, s):
                 return -(MATE - ply)
             return self.draw[s]
-        ks = b.index(-9 * s) if -9 * s in b else -1
-        if ks >= 0 and attacked(b, ks, s):
+        # the enemy King's square, -1 if it is gone (kat: where each King
+        # was last found; None when a side has more than one King)
+        ek = -9 * s
+        kat = self.kat
+        if kat is not None and b[kat[ek]] == ek:
+            ks = kat[ek]
+        else:
+            ks = b.index(ek) if ek in b else -1
+            if kat is not None and ks >= 0:
+                kat[ek] = ks
+        if ks >= 0 and (attacked(b, ks, s) if left < 0 else
+                        LINE[ks][left] and attacked_through(b, ks, left, s)):
             return MATE - ply
         if h in self.rep:
             return self.draw[s]
@@ -884,6 +1001,12 @@ class Engine(object):
         pl = self.pl
         own = pl[s]
         opp = pl[ns]
+        # the check filters for the enemy King's square
+        hits = MAYHIT_AT[ks]
+        line = LINE[ks]
+        # what the children are told about this side's King (see left)
+        king = 9 * s
+        safe = not chk
 
         # TT move first
         if ttm:
@@ -896,20 +1019,20 @@ class Engine(object):
                 b[fr] = 0
                 own.remove(fr)
                 own.add(to)
-                gives = (depth > 1 and ks >= 0 and (MAYHIT[p][ks][to] or LINE[ks][fr])
-                         and attacked(b, ks, s))
+                gives = depth > 1 and ks >= 0 and (hits[p][to] or line[fr]) and gives_check(b, ks, p, fr, to, s)
+                left = fr if safe and p != king else -1
                 if c:
                     opp.remove(to)
                     mat[ns] -= NPM[c]
                     v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns,
                                      nh0 ^ zp[p][fr] ^ zp[p][to] ^ zp[c][to],
-                                     ev + pst[p][to] - pst[p][fr] - pst[c][to], 0, True, gives)
+                                     ev + pst[p][to] - pst[p][fr] - pst[c][to], 0, True, gives, left)
                     mat[ns] += NPM[c]
                     opp.add(to)
                 else:
                     v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns,
                                      nh0 ^ zp[p][fr] ^ zp[p][to],
-                                     ev + pst[p][to] - pst[p][fr], hm + 1, True, gives)
+                                     ev + pst[p][to] - pst[p][fr], hm + 1, True, gives, left)
                 own.remove(to)
                 own.add(fr)
                 b[fr] = p
@@ -936,11 +1059,12 @@ class Engine(object):
         caps = gen_captures(b, s, own)
         caps.sort(reverse=True)
         ncaps = len(caps)
-        moves = chain([k & 4095 for k in caps], quiet_stage(b, s, own, killers, hist))
+        moves = chain.from_iterable(move_stages(caps, b, s, own, killers, hist))
 
         rep = self.rep
         idx = -1
         for m in moves:
+            m &= 4095
             idx += 1
             if m == ttm:
                 continue
@@ -948,13 +1072,13 @@ class Engine(object):
             to = m >> 6
             p = b[fr]
             c = b[to]
-            if c == -9 * s:
+            if c == ek:
                 return MATE - ply
             b[to] = p
             b[fr] = 0
             own.remove(fr)
             own.add(to)
-            gives = ks >= 0 and (MAYHIT[p][ks][to] or LINE[ks][fr]) and attacked(b, ks, s)
+            gives = ks >= 0 and (hits[p][to] or line[fr]) and gives_check(b, ks, p, fr, to, s)
             if c:
                 opp.remove(to)
                 mat[ns] -= NPM[c]
@@ -980,16 +1104,18 @@ class Engine(object):
                 else:
                     v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev, nhm)
             elif searched == 0:
-                v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives)
+                v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives,
+                                 fr if safe and p != king else -1)
             else:
                 red = 0
                 if (depth >= 3 and idx >= ncaps + 3 and not chk and not c):
                     red = 1 if idx < ncaps + 10 else 2
                     if red >= depth - 1:
                         red = depth - 2
-                v = -self.search(depth - 1 - red, -alpha - 1, -alpha, ply + 1, ns, nh, nev, nhm, True, gives)
+                left = fr if safe and p != king else -1
+                v = -self.search(depth - 1 - red, -alpha - 1, -alpha, ply + 1, ns, nh, nev, nhm, True, gives, left)
                 if v > alpha and not self.stop and (red or v < beta):
-                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives)
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives, left)
             if c:
                 mat[ns] += NPM[c]
                 opp.add(to)
@@ -1098,6 +1224,7 @@ class Engine(object):
         mat = self.mat
         pst = self.pst
         self.pl = [None, set(i for i in SQUARES if b[i] > 0), set(i for i in SQUARES if b[i] < 0)]
+        self.kat = [0] * 19 if b.count(9) <= 1 and b.count(-9) <= 1 else None
         own = self.pl[1]
         opp = self.pl[2]
         eks = king_sq(b, -1)
