@@ -108,7 +108,8 @@ def play_one(task: dict) -> dict:
         black.close()
     record.update(engine_record_fields(game))
     record.update({"game": task["game"], "nodes": task["nodes"], "ab_colour": task["ab_colour"],
-                   "ab_file": task["ab"], "pair": task["pair"], "opening_plies": task["opening_plies"],
+                   "ab_file": task["ab"], "pair": task["pair"], "opening_seed": task["seed"],
+                   "opening_plies": task["opening_plies"],
                    "wall_seconds": round(time.perf_counter() - started, 3)})
     return record
 
@@ -166,15 +167,21 @@ def summary_line(nodes: int, records: List[dict], label: str = "") -> str:
     return text + (f"  ({failed} not scored)" if failed else "")
 
 
+def pair_key(record: dict) -> Tuple[int, int]:
+    """The opening a game was played from: (seed of the run, pair). Records written before the
+    seed was recorded carry it in their game seed (seed * 100000 + ...)."""
+    return record.get("opening_seed", record["seed"] // 100000), record["pair"]
+
+
 def paired_line(nodes: int, base: List[dict], other: List[dict], label: str) -> str:
     """other's score minus base's over the opening pairs both finished (same openings, same
     colours): the mean per-game difference and its 95 % margin from the per-pair spread."""
     def per_pair(records):
-        out: Dict[int, List[float]] = {}
+        out: Dict[Tuple[int, int], List[float]] = {}
         for r in records:
             p = ab_points(r)
             if p is not None:
-                out.setdefault(r["pair"], []).append(p)
+                out.setdefault(pair_key(r), []).append(p)
         return {k: sum(v) / len(v) for k, v in out.items() if len(v) == 2}
     a, b = per_pair(base), per_pair(other)
     common = sorted(set(a) & set(b))
@@ -208,7 +215,14 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="skip the games of each rung before this one (0-based; to split a run)")
     parser.add_argument("--baseline", help="an earlier --out file: paired differences against its files")
     parser.add_argument("--verbose", action="store_true", help="one line per game on stderr")
+    parser.add_argument("--combine", nargs="+", metavar="RESULTS",
+                        help="play nothing: pool earlier --out files (runs of other seeds) and print each "
+                             "file's summary and its paired difference against the first --ab")
+    parser.add_argument("--same", nargs="+", default=[], metavar="PATH=NAME",
+                        help="with --combine: count the games of PATH as NAME's (one version under two names)")
     args = parser.parse_args(argv)
+    if args.combine:
+        return combine(args.combine, args.ab, dict(item.split("=", 1) for item in args.same))
     for path, what in [(a, "agent file") for a in args.ab] + [(args.engine, "engine")]:
         if not os.path.exists(path):
             print(f"error: {what} '{path}' does not exist", file=sys.stderr)
@@ -277,6 +291,35 @@ def main(argv: Optional[List[str]] = None) -> int:
                     print(paired_line(nodes, base, by_key[(nodes, path)],
                                       f"{path} - {base_file} (from {args.baseline}): "), flush=True)
     print(f"total {time.perf_counter() - started:.0f} s", flush=True)
+    return 0
+
+
+def combine(paths: List[str], order: List[str], same: Dict[str, str]) -> int:
+    """--combine: every file's games pooled over the results files, and each file's paired
+    difference against the first of `order` (the --ab list; default: in order of appearance)."""
+    records: Dict[Tuple[int, str], List[dict]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    print(f"{path}:{number}: not a JSON record, skipped", file=sys.stderr)
+                    continue
+                name = same.get(record["ab_file"], record["ab_file"])
+                records.setdefault((record["nodes"], name), []).append(record)
+    for nodes in sorted({n for n, _ in records}):
+        names = [name for n, name in records if n == nodes]
+        if order and order != [os.path.join(ROOT, "AB.py")]:
+            names = [n for n in order if (nodes, n) in records] + [n for n in names if n not in order]
+        seeds = sorted({pair_key(r)[0] for n in names for r in records[(nodes, n)]})
+        print(f"nodes={nodes}: {len(paths)} results files, opening seeds {', '.join(map(str, seeds))}")
+        for name in names:
+            print(summary_line(nodes, records[(nodes, name)], f"{name}: "))
+        for name in names[1:]:
+            print(paired_line(nodes, records[(nodes, names[0])], records[(nodes, name)], f"{name} - {names[0]}: "))
     return 0
 
 

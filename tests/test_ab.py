@@ -371,6 +371,33 @@ def test_ab_check_filter_never_misses_a_check(generator_positions):
     assert missed == []
 
 
+
+def test_ab_gives_check_agrees_with_the_referee_after_every_move(generator_positions):
+    """gives_check() (the moved piece, or a line through the square it left) is exact: after
+    every move of the random positions where the enemy King was not attacked before, it says
+    check exactly when the referee's in_check does."""
+    module, positions = generator_positions
+    wrong = []
+    checks = moves = 0
+    for gameboard, flat, board in positions:
+        for side in (1, -1):
+            enemy_king = module.king_sq(flat, -side)
+            if enemy_king < 0 or checked(board, -side):
+                continue
+            for m in module.all_moves(flat, side):
+                fr, to = m & 63, m >> 6
+                if flat[to] == -9 * side:
+                    continue
+                after = list(flat)
+                after[to], after[fr] = after[fr], 0
+                expected = checked(RULES.make(board, internal(module.move_to_tuple(m))), -side)
+                moves += 1
+                checks += expected
+                if module.gives_check(after, enemy_king, flat[fr], fr, to, side) != expected:
+                    wrong.append((module.move_to_tuple(m), gameboard))
+    assert moves > 5000 and checks > 300
+    assert wrong == []
+
 # -- 3. crafted positions: King capture, mates --------------------------------------------------
 
 # White's King on d0 is in check from the Queen on d4; the Rook could take that Queen, but the
