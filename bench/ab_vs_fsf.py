@@ -299,7 +299,12 @@ def combine(paths: List[str], order: List[str], same: Dict[str, str]) -> int:
     difference against the first of `order` (the --ab list; default: in order of appearance)."""
     records: Dict[Tuple[int, str], List[dict]] = {}
     for path in paths:
-        with open(path, encoding="utf-8") as handle:
+        try:
+            handle = open(path, encoding="utf-8")
+        except OSError as error:
+            print(f"{path}: cannot read it ({error.strerror})", file=sys.stderr)
+            return 2
+        with handle:
             for number, line in enumerate(handle, 1):
                 if not line.strip():
                     continue
