@@ -29,8 +29,10 @@ Design
 * Evaluation: material + piece-square tables kept incrementally, rebuilt
   per move with a bonus for pieces near the enemy King's square and for
   open lines through the pawns (the squares a piece would reach, and those
-  by the enemy King it would hit, with the pawns as the only blockers).
-  There is no promotion, so a pawn on its far row counts only as a
+  by the enemy King it would hit, with the pawns as the only blockers),
+  and a charge on open King squares (per square a Queen on the King's
+  square would reach through the pawns, weighted by the strongest enemy
+  piece).  There is no promotion, so a pawn on its far row counts only as a
   blocker, a lead of pawns alone counts half, and a small lead (under 400)
   keeps pieces on the board while a large one trades them.  A lead shrinks
   as the 50-ply counter grows (so captures that reset it are sought), and a
@@ -52,7 +54,7 @@ from itertools import chain
 
 # ---------------------------------------------------------------------------
 # The one tuning knob: nodes (main search + quiescence) searched per move.
-NODE_BUDGET = 12000
+NODE_BUDGET = 18000
 # derived: a whole game may use at most this many nodes (later moves get less)
 GAME_CAP = 36 * NODE_BUDGET
 # ---------------------------------------------------------------------------
@@ -556,6 +558,22 @@ PROX = [0, 3, 2, 1, 0, 0, 0, 0]   # by Chebyshev distance
 MOB_W = [0, 0, 0, 2, 3, 3, 2, 2, 1, 0]
 KZONE_W = [0, 0, 4, 4, 4, 5, 6, 6, 6, 0]
 PST_CACHE = {}
+# King safety: per square a King could stand on, the squares a Queen there
+# would reach with only the pawns in the way (how open the King is), times
+# a weight set by the strongest enemy piece on the board
+KOPEN_W = [0, 0, 0, 0, 1, 1, 2, 2, 3, 0]
+
+
+def _king_open(pawns, sq):
+    """The squares a Queen on sq would reach with only the pawns (either
+    side's) in the way: how open a King standing there is."""
+    n = 0
+    for ray in SLIDE[8][sq]:
+        for to in ray:
+            if to in pawns:
+                break
+            n += 1
+    return n
 
 
 def _lines_bonus(pawns, s, ek, t, sq):
@@ -585,15 +603,19 @@ def _lines_bonus(pawns, s, ek, t, sq):
 
 def build_pst(b):
     """Piece-square tables for one search: the static tables plus a bonus
-    for pieces standing near the enemy King's square at the root and for
-    open lines through the root's pawn structure (cached by pawns and
-    Kings: the structure changes rarely from move to move)."""
+    for pieces standing near the enemy King's square at the root, for
+    open lines through the root's pawn structure, and a charge on the King
+    squares open to attack while the enemy keeps a line piece (cached by
+    pawns, Kings and those weights: they change rarely from move to
+    move)."""
     if 9 not in b or -9 not in b:
         return PST
     wk = b.index(9)
     bk = b.index(-9)
     pawn_list = tuple((sq, b[sq]) for sq in SQUARES if b[sq] == 1 or b[sq] == -1)
-    key = (wk, bk, pawn_list)
+    wkw = max(KOPEN_W[-p] for p in b if p < 0)
+    bkw = max(KOPEN_W[p] for p in b if p > 0)
+    key = (wk, bk, pawn_list, wkw, bkw)
     pst = PST_CACHE.get(key)
     if pst is not None:
         return pst
@@ -608,6 +630,11 @@ def build_pst(b):
         for sq in range(49):
             rw[sq] += w * PROX[cw[sq]] + _lines_bonus(pawns, 1, bk, t, sq)
             rb[sq] -= w * PROX[cb[sq]] + _lines_bonus(pawns, -1, wk, t, sq)
+    if wkw or bkw:
+        for sq in range(49):
+            n = _king_open(pawns, sq)
+            pst[9][sq] -= wkw * n
+            pst[10][sq] += bkw * n
     if len(PST_CACHE) > 64:
         PST_CACHE.clear()
     PST_CACHE[key] = pst

@@ -342,61 +342,55 @@ def test_ab_move_generator_equals_the_referees_moves_split_into_captures_and_qui
     assert bad == []
 
 
-def test_ab_check_filter_never_misses_a_check(generator_positions):
-    """The search asks attacked() only for moves that MAYHIT/LINE say may give check; after
-    every move that gives check (by the referee's in_check) where the enemy King was not
-    attacked before (the search has returned a King capture by then), the filter says so."""
-    module, positions = generator_positions
-    missed = []
-    checks = 0
-    for gameboard, flat, board in positions:
-        for side in (1, -1):
-            enemy_king = module.king_sq(flat, -side)
-            if enemy_king < 0 or checked(board, -side):
-                continue
-            for caps_or_quiets in module.gen_moves(flat, side):
-                for key in caps_or_quiets:
-                    m = key & 4095
-                    fr, to = m & 63, m >> 6
-                    if flat[to] == -9 * side:
-                        continue
-                    after = RULES.make(board, internal(module.move_to_tuple(m)))
-                    if not checked(after, -side):
-                        continue
-                    checks += 1
-                    if not (module.MAYHIT[flat[fr]][enemy_king][to] or
-                            module.LINE[enemy_king][fr]):
-                        missed.append((module.move_to_tuple(m), gameboard))
-    assert checks > 300
-    assert missed == []
-
-
-
-def test_ab_gives_check_agrees_with_the_referee_after_every_move(generator_positions):
-    """gives_check() (the moved piece, or a line through the square it left) is exact: after
-    every move of the random positions where the enemy King was not attacked before, it says
-    check exactly when the referee's in_check does."""
-    module, positions = generator_positions
-    wrong = []
-    checks = moves = 0
+def moves_against_an_unattacked_king(module, positions):
+    """(gameboard, flat board, side, enemy King's square, move, referee says check after it)
+    for every move of either side that does not take the enemy King, in the random positions
+    where that King is not attacked before the move (the search has returned a King capture
+    otherwise)."""
     for gameboard, flat, board in positions:
         for side in (1, -1):
             enemy_king = module.king_sq(flat, -side)
             if enemy_king < 0 or checked(board, -side):
                 continue
             for m in module.all_moves(flat, side):
-                fr, to = m & 63, m >> 6
-                if flat[to] == -9 * side:
-                    continue
-                after = list(flat)
-                after[to], after[fr] = after[fr], 0
-                expected = checked(RULES.make(board, internal(module.move_to_tuple(m))), -side)
-                moves += 1
-                checks += expected
-                if module.gives_check(after, enemy_king, flat[fr], fr, to, side) != expected:
-                    wrong.append((module.move_to_tuple(m), gameboard))
+                if flat[m >> 6] != -9 * side:
+                    after = RULES.make(board, internal(module.move_to_tuple(m)))
+                    yield gameboard, flat, side, enemy_king, m, checked(after, -side)
+
+
+def test_ab_check_filter_never_misses_a_check(generator_positions):
+    """The search asks gives_check() only for moves that MAYHIT/LINE say may give check; after
+    every move that gives check, the filter says so."""
+    module, positions = generator_positions
+    missed = []
+    checks = 0
+    for gameboard, flat, side, enemy_king, m, check in moves_against_an_unattacked_king(module, positions):
+        fr, to = m & 63, m >> 6
+        if check:
+            checks += 1
+            if not (module.MAYHIT[flat[fr]][enemy_king][to] or module.LINE[enemy_king][fr]):
+                missed.append((module.move_to_tuple(m), gameboard))
+    assert checks > 300
+    assert missed == []
+
+
+def test_ab_gives_check_agrees_with_the_referee_after_every_move(generator_positions):
+    """gives_check() (the moved piece, or a line through the square it left) is exact: after
+    every such move it says check exactly when the referee's in_check does."""
+    module, positions = generator_positions
+    wrong = []
+    checks = moves = 0
+    for gameboard, flat, side, enemy_king, m, check in moves_against_an_unattacked_king(module, positions):
+        fr, to = m & 63, m >> 6
+        after = list(flat)
+        after[to], after[fr] = after[fr], 0
+        moves += 1
+        checks += check
+        if module.gives_check(after, enemy_king, flat[fr], fr, to, side) != check:
+            wrong.append((module.move_to_tuple(m), gameboard))
     assert moves > 5000 and checks > 300
     assert wrong == []
+
 
 # -- 3. crafted positions: King capture, mates --------------------------------------------------
 
@@ -709,6 +703,20 @@ def test_a_rook_on_an_open_file_beats_one_behind_its_own_pawn():
     opened = module.dict_to_flat(gb("Kd0 Rb0 Pa2 kd6"))
     lines = [module.full_eval(b, module.build_pst(b)) - module.full_eval(b) for b in (closed, opened)]
     assert lines[1] - lines[0] == module.MOB_W[5] * (12 - 7)
+
+
+def test_an_open_king_costs_kopen_w_per_square_a_queen_there_would_reach():
+    # the tables built per move charge each square a King could stand on KOPEN_W (by the
+    # strongest enemy piece: 3 for a Queen) per square a Queen there would reach with only the
+    # pawns in the way: from d0 behind Pc1 Pd1 Pe1 it reaches a0-c0 and e0-g0 (6 squares), from
+    # g0 the row, the g-file and the long diagonal (18); Black's King costs nothing, White has
+    # no piece
+    module = load_ab()
+    board = module.dict_to_flat(gb("Kd0 Pc1 Pd1 Pe1 kd6 qa6"))
+    tables = module.build_pst(board)
+    assert module.KOPEN_W[8] == 3
+    assert [tables[9][sq] - module.PST[9][sq] for sq in (3, 6)] == [-3 * 6, -3 * 18]
+    assert tables[10] == module.PST[10]
 
 
 # -- 7. setUpBoard and import ------------------------------------------------------------------
