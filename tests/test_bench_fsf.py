@@ -1,0 +1,55 @@
+"""bench/ab_vs_fsf.py --combine: runs of several opening seeds pooled, pairs kept apart by seed."""
+import json
+import os
+import sys
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
+sys.path.append(BENCH)      # after the standard library: bench/html.py must not hide `html`
+
+import ab_vs_fsf  # noqa: E402
+
+
+def record(ab_file, seed, pair, colour, result, old_style=False):
+    """A game record as the bench writes it (only the fields --combine reads)."""
+    r = {"seed": seed * 100000 + pair, "ab_file": ab_file, "pair": pair, "ab_colour": colour,
+         "result": result, "reason": "checkmate", "nodes": 10000,
+         "think": {colour.lower(): {"moves": 10, "total": 1.0}}}
+    if not old_style:
+        r["opening_seed"] = seed
+    return r
+
+
+def write(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return str(path)
+
+
+def test_combine_pools_seeds_and_pairs_games_by_seed_and_pair(tmp_path, capsys):
+    # seed 1 (records from before the seed was written, so it comes from the game seed):
+    # pair 0 old loses both, new wins both (+1); seed 2: pair 0 both draw both (0). Pooled
+    # by (seed, pair) that is two pairs, +1 and 0: mean +0.5, margin 1.96 * sqrt(0.5 / 2) = 0.98.
+    # Keyed by pair number alone the four games of each file would have been one pair.
+    first = [record("old.py", 1, 0, "White", "black", True), record("old.py", 1, 0, "Black", "white", True),
+             record("new.py", 1, 0, "White", "white", True), record("new.py", 1, 0, "Black", "black", True)]
+    second = [record(name, 2, 0, colour, "draw") for name in ("old.py", "new.py") for colour in ("White", "Black")]
+    files = [write(tmp_path / "a.jsonl", first), write(tmp_path / "b.jsonl", second)]
+    assert ab_vs_fsf.main(["--combine", *files, "--ab", "old.py", "new.py"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "nodes=10000: 2 results files, opening seeds 1, 2"
+    assert "games=4   W/D/L=0/2/2 " in lines[1] and "score= 25.0%" in lines[1]
+    assert "games=4   W/D/L=2/2/0 " in lines[2] and "score= 75.0%" in lines[2]
+    assert lines[3] == ("new.py - old.py: nodes=10000: score difference +50.0 +- 98.0 points "
+                        "(95 %, 2 opening pairs, 1 pairs scored differently)")
+
+
+def test_combine_counts_one_file_under_two_names_and_names_an_unreadable_file(tmp_path, capsys):
+    games = [record("fast.py", 1, 0, "White", "white"), record("fast.py", 1, 0, "Black", "white"),
+             record("new.py", 1, 0, "White", "white"), record("new.py", 1, 0, "Black", "black")]
+    path = write(tmp_path / "a.jsonl", games)
+    assert ab_vs_fsf.main(["--combine", path, "--ab", "base.py", "new.py", "--same", "fast.py=base.py"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("base.py: nodes=10000  games=2 ")
+    assert out[3].startswith("new.py - base.py: nodes=10000: too few common pairs")
+    missing = str(tmp_path / "missing.jsonl")
+    assert ab_vs_fsf.main(["--combine", path, missing]) == 2
+    assert capsys.readouterr().err == f"{missing}: cannot read it (No such file or directory)\n"
