@@ -1,6 +1,6 @@
 """AB.py against Fairy-Stockfish on a ladder of node limits: score, W/D/L and Elo difference.
 
-Run: python bench/ab_vs_fsf.py [--games 20] [--nodes 100 1000 10000] [--seed 3243] [--jobs N]
+Run: python bench/ab_vs_fsf.py [--games 20] [--nodes 100 1000 10000] [--seed 3243] [--sets 1] [--jobs N]
                                 [--ab AB.py [OTHER.py ...]] [--opening-plies 2] [--distinct]
                                 [--engine /usr/games/fairy-stockfish] [--out FILE.jsonl]
 
@@ -31,6 +31,10 @@ its 95 % margin, from the spread of the per-pair differences), which is much tig
 difference of the two separate margins. --opening-plies sets the random plies of each opening
 (default 2: only 144 openings exist, so some repeat); --distinct draws again until every pair's
 opening differs from the earlier ones.
+
+--sets N plays N opening sets, seeds --seed to --seed + N - 1, each of --games games, and prints
+the figures pooled over them (the paired difference over all their opening pairs); set k is the
+same as a run of --seed SEED+k alone.
 
 Both players being deterministic, a file's games need not be played again: --baseline
 RESULTS.jsonl (an earlier --out file of the same settings) prints, after the run, the paired
@@ -196,6 +200,25 @@ def paired_line(nodes: int, base: List[dict], other: List[dict], label: str) -> 
             f"(95 %, {len(common)} opening pairs, {changed} pairs scored differently)")
 
 
+def plan(args: argparse.Namespace) -> List[dict]:
+    """The games to play: per opening set (seeds --seed, --seed + 1, ... --sets of them), per
+    rung, game and file. Set k is exactly the run of --seed SEED+k alone, so runs of single
+    seeds and of several sets pool together (--combine)."""
+    tasks: List[dict] = []
+    for seed in range(args.seed, args.seed + args.sets):
+        draws = (distinct_draws(seed, (args.games + 1) // 2, args.fifty, args.max_plies, args.opening_plies)
+                 if args.distinct else [0] * ((args.games + 1) // 2))
+        for rung, nodes in enumerate(args.nodes):
+            for i in range(args.first_game, args.games):
+                for path in args.ab:
+                    tasks.append({"game": len(tasks) + 1, "nodes": nodes, "pair": i // 2, "draw": draws[i // 2],
+                                  "ab_colour": WHITE if i % 2 == 0 else BLACK, "ab": path, "engine": args.engine,
+                                  "seed": seed, "game_seed": seed * 100000 + rung * 1000 + i,
+                                  "opening_plies": args.opening_plies,
+                                  "fifty": args.fifty, "max_plies": args.max_plies})
+    return tasks
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ab", nargs="+", default=[os.path.join(ROOT, "AB.py")],
@@ -207,6 +230,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--nodes", type=int, nargs="+", default=[100, 1000, 10000], help="engine node limits")
     parser.add_argument("--games", type=int, default=20, help="games per rung (default 20, even is best)")
     parser.add_argument("--seed", type=int, default=3243, help="seed of the openings and the games")
+    parser.add_argument("--sets", type=int, default=1,
+                        help="opening sets (seeds SEED, SEED+1, ...), each of --games games; figures pooled")
     parser.add_argument("--fifty", type=int, default=50, help="plies without capture for a draw")
     parser.add_argument("--max-plies", type=int, default=1000, help="maximum game length in plies")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
@@ -231,19 +256,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("error: --games, --jobs and --nodes must be at least 1", file=sys.stderr)
         return 2
 
-    draws = (distinct_draws(args.seed, (args.games + 1) // 2, args.fifty, args.max_plies, args.opening_plies)
-             if args.distinct else [0] * ((args.games + 1) // 2))
-    tasks = []
-    for rung, nodes in enumerate(args.nodes):
-        for i in range(args.first_game, args.games):
-            for path in args.ab:
-                tasks.append({"game": len(tasks) + 1, "nodes": nodes, "pair": i // 2, "draw": draws[i // 2],
-                              "ab_colour": WHITE if i % 2 == 0 else BLACK, "ab": path, "engine": args.engine,
-                              "seed": args.seed, "game_seed": args.seed * 100000 + rung * 1000 + i,
-                              "opening_plies": args.opening_plies,
-                              "fifty": args.fifty, "max_plies": args.max_plies})
-    print(f"{', '.join(args.ab)} vs {os.path.basename(args.engine)}: {args.games} games per rung and file, "
-          f"{args.opening_plies}-ply random openings (seed {args.seed}{', distinct' if args.distinct else ''}), "
+    if args.sets < 1:
+        print("error: --sets must be at least 1", file=sys.stderr)
+        return 2
+    tasks = plan(args)
+    seeds = f"{args.seed}" if args.sets == 1 else f"{args.seed}..{args.seed + args.sets - 1}"
+    print(f"{', '.join(args.ab)} vs {os.path.basename(args.engine)}: {args.games} games per rung, file and set, "
+          f"{args.opening_plies}-ply random openings (seed {seeds}{', distinct' if args.distinct else ''}), "
           f"colours alternating, 50-ply rule {args.fifty}", flush=True)
     started = time.perf_counter()
     by_key: Dict[Tuple[int, str], List[dict]] = {(n, a): [] for n in args.nodes for a in args.ab}
@@ -263,9 +282,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                   f"-> {points} ({record['result']}, {record['reason']}, {record['plies']} plies, "
                   f"{record['wall_seconds']:.1f} s){'  ' + record['error'] if record.get('error') else ''}",
                   file=sys.stderr, flush=True)
-        if len(by_key[key]) == args.games - args.first_game:
+        if len(by_key[key]) == (args.games - args.first_game) * args.sets:
             print(summary_line(key[0], by_key[key], f"{key[1]}: " if several else ""), flush=True)
-            if several and all(len(by_key[(key[0], a)]) == args.games - args.first_game for a in args.ab):
+            if several and all(len(by_key[(key[0], a)]) == (args.games - args.first_game) * args.sets
+                               for a in args.ab):
                 for other in args.ab[1:]:
                     print(paired_line(key[0], by_key[(key[0], args.ab[0])], by_key[(key[0], other)],
                                       f"{other} - {args.ab[0]}: "), flush=True)

@@ -1,4 +1,5 @@
 """bench/ab_vs_fsf.py --combine: runs of several opening seeds pooled, pairs kept apart by seed."""
+import argparse
 import json
 import os
 import sys
@@ -53,3 +54,22 @@ def test_combine_counts_one_file_under_two_names_and_names_an_unreadable_file(tm
     missing = str(tmp_path / "missing.jsonl")
     assert ab_vs_fsf.main(["--combine", path, missing]) == 2
     assert capsys.readouterr().err == f"{missing}: cannot read it (No such file or directory)\n"
+
+
+def test_each_opening_set_of_a_several_set_run_is_the_run_of_its_seed_alone():
+    # --sets 2 --seed 3243 plays the openings of --seed 3243 and of --seed 3244, each with its
+    # own game seeds, so its games pool with single-seed runs
+    def args(seed, sets):
+        return argparse.Namespace(seed=seed, sets=sets, games=4, first_game=0, nodes=[10000], ab=["AB.py"],
+                                  engine="fsf", distinct=True, fifty=50, max_plies=1000, opening_plies=4)
+
+    def without_number(tasks):
+        return [{k: v for k, v in t.items() if k != "game"} for t in tasks]
+
+    both = ab_vs_fsf.plan(args(3243, 2))
+    assert [t["game"] for t in both] == list(range(1, 9))
+    assert without_number(both[:4]) == without_number(ab_vs_fsf.plan(args(3243, 1)))
+    assert without_number(both[4:]) == without_number(ab_vs_fsf.plan(args(3244, 1)))
+    assert [(t["seed"], t["pair"], t["ab_colour"]) for t in both[4:]] == [
+        (3244, 0, "White"), (3244, 0, "Black"), (3244, 1, "White"), (3244, 1, "Black")]
+    assert len({t["game_seed"] for t in both}) == 8
