@@ -23,30 +23,19 @@ the same moves, with the same (score, depth, nodes) reported in GAME['info'], as
 every game (or the games that differ).
 """
 import argparse
-import importlib.util
-import itertools
 import os
 import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, ROOT)
+sys.path.append(BENCH)      # last: bench/html.py must not hide the standard library's html
 
-from harness.student import StudentAgent  # noqa: E402
+from ab_strength import ab_agent  # noqa: E402
+from harness.student import load_student_module  # noqa: E402
 from harness.variants.cs3243.game import Game  # noqa: E402
-
-_names = itertools.count(1)
-
-
-def load(path):
-    """The file at path imported as a new, independent module."""
-    name = f"_ab_speed_{next(_names)}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def positions(count, seed):
@@ -68,7 +57,7 @@ def bench_positions(paths, boards, budget, rounds):
     nodes = [0] * len(paths)
     secs = [0.0] * len(paths)
     answers = [[] for _ in paths]
-    modules = [load(p) for p in paths]
+    modules = [load_student_module(p) for p in paths]
     for rnd in range(rounds):
         for gameboard in boards:
             for i, mod in enumerate(modules):
@@ -83,18 +72,9 @@ def bench_positions(paths, boards, budget, rounds):
     return nodes, secs, answers
 
 
-def ab_side(path, budget):
-    agent = StudentAgent(path)
-    default = agent.module.NODE_BUDGET
-    agent.module.NODE_BUDGET = budget
-    if hasattr(agent.module, "GAME_CAP"):
-        agent.module.GAME_CAP = agent.module.GAME_CAP * budget // default
-    return agent
-
-
 def play(path, seed, budget, max_plies):
     """One game of the file against itself: ([(move, GAME['info'])...], seconds)."""
-    sides = {"White": ab_side(path, budget), "Black": ab_side(path, budget)}
+    sides = {"White": ab_agent(path, budget), "Black": ab_agent(path, budget)}
     rng = random.Random(seed)
     game = Game()
     variant = game.rules.variant

@@ -221,7 +221,7 @@ def plan(args: argparse.Namespace) -> List[dict]:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--ab", nargs="+", default=[os.path.join(ROOT, "AB.py")],
+    parser.add_argument("--ab", nargs="+",
                         help="the agent file(s) (default: AB.py); several are played side by side")
     parser.add_argument("--opening-plies", type=int, default=OPENING_PLIES,
                         help="random plies of each opening (default 2)")
@@ -247,7 +247,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="with --combine: count the games of PATH as NAME's (one version under two names)")
     args = parser.parse_args(argv)
     if args.combine:
-        return combine(args.combine, args.ab, dict(item.split("=", 1) for item in args.same))
+        return combine(args.combine, args.ab or [], dict(item.split("=", 1) for item in args.same))
+    args.ab = args.ab or [os.path.join(ROOT, "AB.py")]
     for path, what in [(a, "agent file") for a in args.ab] + [(args.engine, "engine")]:
         if not os.path.exists(path):
             print(f"error: {what} '{path}' does not exist", file=sys.stderr)
@@ -337,7 +338,7 @@ def combine(paths: List[str], order: List[str], same: Dict[str, str]) -> int:
                 records.setdefault((record["nodes"], name), []).append(record)
     for nodes in sorted({n for n, _ in records}):
         names = [name for n, name in records if n == nodes]
-        if order and order != [os.path.join(ROOT, "AB.py")]:
+        if order:
             names = [n for n in order if (nodes, n) in records] + [n for n in names if n not in order]
         seeds = sorted({pair_key(r)[0] for n in names for r in records[(nodes, n)]})
         print(f"nodes={nodes}: {len(paths)} results files, opening seeds {', '.join(map(str, seeds))}")
