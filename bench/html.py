@@ -25,6 +25,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, os.path.dirname(HERE))
 
 from harness import cli, html_report  # noqa: E402
+from harness.commands import report as report_command  # noqa: E402
 
 
 def describe(out: str, html_seconds: float) -> None:
@@ -59,7 +60,7 @@ def main() -> int:
         return 0
 
     spent = []
-    writer = cli.write_report_html
+    writer = report_command.write_report_html
 
     def timed(*a, **k):
         started = time.perf_counter()
@@ -68,7 +69,7 @@ def main() -> int:
         finally:
             spent.append(time.perf_counter() - started)
 
-    cli.write_report_html = timed
+    report_command.write_report_html = timed
     with contextlib.ExitStack() as stack:
         out = args.out or stack.enter_context(tempfile.TemporaryDirectory())
         argv = ["report", args.agent, "--games", str(args.games), "--out", out, "--quiet"]

@@ -26,6 +26,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import jinja2
 
+from .records import start_state
 from .report import HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line, table_rows
 from .results import RESULTS_FILE, outcome, read_records
 from .stats import wilson
@@ -54,7 +55,6 @@ def positions(record: Dict[str, Any], variant) -> Tuple[List[Grid], str, Optiona
     """Every position of a recorded game (the start first), the colour that moved first
     ('white' or 'black'), and a note when the record's moves stop making sense (the positions
     then end at the last one that could be reached). The one place a record meets the rules."""
-    from .replay import start_state
     state = start_state(record, variant)
     first = str(variant.to_move(state)).lower()
     grids = [variant.grid(state)]

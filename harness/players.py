@@ -26,6 +26,11 @@ def is_file_spec(spec: str, variant: str = DEFAULT_VARIANT) -> bool:
     return spec.endswith(".py") or os.sep in spec or "/" in spec
 
 
+def builtin_names(variant: str = DEFAULT_VARIANT):
+    """The variant's built-in agent names, in the registry's order."""
+    return agents.builtin_names(variant)
+
+
 def agent_forms(variant: str = DEFAULT_VARIANT) -> str:
     """The agent forms a variant accepts, for help texts and errors."""
     names = "one of " + ", ".join(agents.builtin_names(variant))

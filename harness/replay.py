@@ -1,5 +1,4 @@
-"""`python -m harness replay RESULTS.jsonl GAME`: one recorded game, move by move, with a board
-(``--html FILE``: the same game as a self-contained page with a board viewer).
+"""One recorded game as text, move by move, with a board (the `replay` command's output: harness/commands/replay.py).
 
 GAME is the record's ``game`` field (if the file's records have none, GAME counts records from
 1 in file order). Each ply shows its number, the mover, the move in course notation
@@ -13,13 +12,13 @@ A record is read from ``start_fen`` and ``engine_moves``; an older record withou
 to start from the start position with White to move and is read from its course ``moves``.
 """
 import json
-import os
 import sys
 from typing import Any, Dict, Iterator, List
 
-from .variants.cs3243.fen import START_FEN, engine_move, from_fen, game_from_fen, parse_engine_move, to_fen
+from .variants.cs3243.fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
 from .variants.cs3243.game import move_name
 from .variants.cs3243.rules import RULES, Rules
+from .records import start_state
 
 
 def board_lines(rules: Rules, board) -> List[str]:
@@ -104,21 +103,6 @@ def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
         yield f"error: {record['error']}"
     if game.adjudicate() and reason not in (None, game.reason) and game.reason is not None:
         yield f"note: replaying the moves here ends with {game.reason} (record says {reason})"
-
-
-def start_state(record: Dict[str, Any], variant) -> Any:
-    """The state a recorded game started from: CS3243's from the record's ``start_fen`` (the
-    start position when it has none), another variant's from the record's start options.
-    ValueError when the record's start cannot be set up."""
-    try:
-        if variant.name == "cs3243":
-            gameboard, colour, _, _ = from_fen(record.get("start_fen") or START_FEN)
-            limits = {k: record[k] for k in ("fifty", "max_plies") if type(record.get(k)) is int}
-            return variant.start(gameboard=gameboard, to_move=colour, **limits)
-        options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
-        return variant.start(**options)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"the record's start cannot be set up: {exc}") from None
 
 
 def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
@@ -213,60 +197,3 @@ def _find_record(path: str, game: int):
     if not 1 <= game <= len(records):
         raise ValueError(f"'{path}' has {len(records)} records: GAME must be 1..{len(records)}")
     return records[game - 1], damaged
-
-
-def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None) -> None:
-    """The one-game HTML viewer (harness.html_report) for a record, written to `path`.
-    ValueError when the record is of another variant than `expected_variant` or cannot be read."""
-    from .html_report import render_game_html
-    from .variants import find_variant
-    name = record.get("variant") or "cs3243"
-    if expected_variant is not None and expected_variant != name:
-        raise ValueError(f"the record is a game of {name}, not {expected_variant}")
-    page = render_game_html(record, find_variant(name), results_path=results)
-    try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(page)
-    except OSError as exc:
-        raise ValueError(f"cannot write '{path}': {exc.strerror or exc}") from None
-
-
-def run(args) -> int:
-    """The replay command: 0 after printing the game, 2 with a one-line error."""
-    try:
-        game = args.game if args.game_option is None else args.game_option
-        if game is None:
-            raise ValueError("which game? give GAME or --game N")
-        results = args.results
-        if os.path.isdir(results):
-            found = os.path.join(results, "results.jsonl")
-            if not os.path.isfile(found):
-                raise ValueError(f"'{results}' is a folder without a results.jsonl: pass a results file")
-            results = found
-        record = load_record(results, game)
-        if getattr(args, "html", None):
-            write_game_page(args.html, record, results, getattr(args, "variant", None))
-            print(f"written: {args.html}")
-            return 0
-        for line in record_lines(record, getattr(args, "variant", None)):
-            print(line)
-        sys.stdout.flush()
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:   # e.g. piped into `head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
-
-
-def add_parser(subparsers) -> None:
-    """Register `replay RESULTS.jsonl GAME` on the harness's sub-command parser."""
-    p = subparsers.add_parser("replay", help="show one recorded game move by move, with FENs")
-    p.add_argument("results", metavar="RESULTS", help="a results file written by the harness, or its folder")
-    p.add_argument("game", type=int, nargs="?", default=None, metavar="GAME", help="the record's 'game' number")
-    p.add_argument("--game", type=int, dest="game_option", default=None, metavar="N", help="the same as GAME")
-    p.add_argument("--variant", default=None, metavar="NAME",
-                   help="refuse a record of another variant (default: the record's own)")
-    p.add_argument("--html", metavar="FILE",
-                   help="write the game as a page with a board viewer to FILE instead of printing it")
-    p.set_defaults(run=run)

@@ -8,7 +8,8 @@ import pytest
 from harness.variants.cs3243.fen import (START_FEN, VARIANT_FILE, course_to_engine, engine_move, engine_record_fields,
                          engine_to_course, from_fen, game_from_fen, parse_engine_move, to_fen)
 from harness.variants.cs3243.game import Game, start_gameboard
-from harness.replay import add_parser, board_lines, load_record, replay_lines
+from harness.commands.replay import add_parser
+from harness.replay import board_lines, load_record, replay_lines
 from harness.variants.cs3243.rules import RULES
 from harness.variants.cs3243.pieces import BLACK, WHITE
 

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..base import WHITE, Move, Outcome, Variant
 from . import board_text, fen
 from .config import read_config
-from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Position, course_move, interleave, move_from_name, move_name
+from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, Position, course_move, interleave, move_from_name, move_name
 from .protocol import GameboardProtocol
 from .rules import RULES, perft
 
@@ -102,3 +102,4 @@ class CS3243(Variant):
 
 
 VARIANT = CS3243()
+Game.default_variant = VARIANT      # game.py's Game plays this variant unless told otherwise

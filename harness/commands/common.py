@@ -1,0 +1,196 @@
+"""What every command shares: the one-line usage error, the argument types, the option groups
+that several commands take, and the small helpers that turn options into run settings.
+
+A command module (`harness/commands/NAME.py`) holds its parser (`add_parser(sub)`) and its run;
+`harness/cli.py` assembles them. Nothing below the commands imports this module.
+"""
+import argparse
+import os
+from typing import List, NoReturn, Optional
+
+from .. import grade, players
+from ..argtypes import whole_number as whole_number_at_least
+from ..sandbox import DEFAULT_MOVE_TIMEOUT
+from ..variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
+from ..variants.base import Variant
+from ..variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES
+
+DEFAULT_OUT = "reports"
+
+
+def agents_help() -> str:
+    """The --white/--black help: every variant's built-ins (from the registry) and the other forms."""
+    builtins = "; ".join(f"{name}: {', '.join(players.builtin_names(name))}" for name in variant_names())
+    return (f"a built-in ({builtins}), a path to a .py file with studentAgent (cs3243), nthu:PATH (an NTHU "
+            "program), or uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish, cs3243)")
+
+
+class UsageError(Exception):
+    """A problem with the command line or its files, reported as one line."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (no usage dump), still with exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+# ----------------------------------------------------------------------------- value types
+
+positive_int = whole_number_at_least(1)
+whole_number = whole_number_at_least(None)
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}' must be a positive number of seconds")
+    return value
+
+
+def opponent_list(text: str) -> List[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
+        raise argparse.ArgumentTypeError("no opponent named")
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"an empty opponent name in '{text}'")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"an opponent is named twice in '{text}'")
+    return names
+
+
+# ----------------------------------------------------------------------------- options -> settings
+
+
+def variant_of(args) -> Variant:
+    try:
+        return find_variant(getattr(args, "variant", None) or DEFAULT_VARIANT)
+    except UnknownVariant as exc:
+        raise UsageError(str(exc)) from None
+
+
+def start_options(args, variant: Variant) -> dict:
+    """The variant's start options from --fifty, --max-plies, --config and --fen."""
+    try:
+        return variant.game_options(fifty=getattr(args, "fifty", None),
+                                    max_plies=getattr(args, "max_plies", None),
+                                    config=getattr(args, "config", None), fen=getattr(args, "fen", None))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def move_timeout_of(args, variant: Variant) -> float:
+    """--move-timeout, or the variant's own default (nthu: the course's 10 s), or the sandbox's."""
+    given = getattr(args, "move_timeout", None)
+    if given is not None:
+        return given
+    return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
+
+
+def agent_spec(spec: str, variant: str = DEFAULT_VARIANT) -> str:
+    """Check an agent spec early, so a typo is one line before any game starts."""
+    players.check_spec(spec, variant)
+    return spec
+
+
+def series_limits(args) -> dict:
+    """The settings every series of a run shares, from the game and run options."""
+    variant = variant_of(args)
+    start_options(args, variant)          # a bad option or config file is one line, now
+    return {"seed": args.seed, "fifty": args.fifty, "max_plies": args.max_plies,
+            "move_timeout": move_timeout_of(args, variant), "config": args.config, "variant": variant.name,
+            "fen": getattr(args, "fen", None), "game_time": args.game_time, "openings": args.openings or 0,
+            **box_option(args)}
+
+
+def box_option(args) -> dict:
+    """{"box": settings} for .py files (harness.box), or {} with --no-box."""
+    settings = grade.box_from_args(args)
+    return {"box": settings.to_dict()} if settings is not None and hasattr(args, "no_box") else {}
+
+
+def progress_mode(args) -> Optional[str]:
+    return "none" if args.quiet else (args.progress or "auto")
+
+
+RESUME_HINT: List[str] = []     # set while a run is going: what to tell the user on Ctrl-C
+
+
+def runs_in(out: str) -> None:
+    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command with --resume "
+                      f"to play the rest"]
+
+
+def default_out(name: str) -> str:
+    return os.path.join(DEFAULT_OUT, name)
+
+
+# ----------------------------------------------------------------------------- option groups
+
+
+def add_variant_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default=DEFAULT_VARIANT, metavar="NAME",
+                   help=f"the game: {', '.join(variant_names())} (default {DEFAULT_VARIANT})")
+
+
+def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
+    p.add_argument("--seed", type=whole_number, default=0, metavar="S", help=seed_help)
+    add_variant_option(p)
+    p.add_argument("--fifty", type=positive_int, default=None, metavar="PLIES",
+                   help=f"cs3243: draw after this many plies without a capture (default {DEFAULT_FIFTY_LIMIT})")
+    p.add_argument("--max-plies", type=positive_int, default=None, metavar="PLIES",
+                   help=f"draw when a game reaches this many plies (cs3243 default {DEFAULT_MAX_PLIES}, "
+                        f"congo 300)")
+    p.add_argument("--move-timeout", type=positive_seconds, default=None,
+                   metavar="SECONDS", help="a .py file or program agent loses a move it has not answered "
+                                           f"in this time (default {DEFAULT_MOVE_TIMEOUT:g}; nthu 10, as the course)")
+    p.add_argument("--config", metavar="FILE", help="cs3243: start from the position in this config.txt")
+    p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
+
+
+def add_game_time_option(p: argparse.ArgumentParser, default: Optional[float]) -> None:
+    p.add_argument("--game-time", type=positive_seconds, default=default, metavar="SECONDS",
+                   help="an agent whose thinking over one game passes this loses by game_time "
+                        + (f"(default {default:g}, the course's limit per game)" if default else "(default: no limit)"))
+
+
+def add_box_options(p: argparse.ArgumentParser, can_turn_off: bool = True) -> None:
+    """--cluster, --memory-mb (and --no-box) for the commands that play games."""
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games on a Dask scheduler (tcp://HOST:PORT) instead of the local pool")
+    p.add_argument("--memory-mb", type=positive_int, default=grade.BOX_MEMORY_MB, metavar="MB",
+                   help=f"address space a student file may use (default {grade.BOX_MEMORY_MB})")
+    if can_turn_off:
+        p.add_argument("--no-box", action="store_true",
+                       help=".py files run in their own process only, without bubblewrap and its limits "
+                            "(for speed comparisons)")
+
+
+def add_progress_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--progress", choices=("bar", "plain", "none"), default=None,
+                   help="a progress bar, a plain line every few seconds, or nothing "
+                        "(default: a bar on a terminal, plain lines otherwise)")
+    p.add_argument("--quiet", action="store_true", help="no progress (same as --progress none)")
+
+
+def add_resume_options(p: argparse.ArgumentParser) -> None:
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--resume", action="store_true",
+                       help="continue an interrupted run in --out, playing only the missing games")
+    group.add_argument("--force", action="store_true",
+                       help="start over in an --out that already holds games (they are discarded)")
+
+
+def add_run_options(p: argparse.ArgumentParser, box: bool = True) -> None:
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
+                   help="games played at once (default: the number of cores)")
+    add_resume_options(p)
+    add_progress_options(p)
+    p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
+                   help="strength testing: each pair of games starts from a position reached by PLIES "
+                        "seeded random plies, the second game with the colours reversed")
+    add_box_options(p, can_turn_off=box)

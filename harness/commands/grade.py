@@ -1,0 +1,49 @@
+"""`grade CLASS_DIR --out DIR`: a whole class's files, boxed, against the course's opponents."""
+import os
+
+from .. import cluster, grade, players
+from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS
+from .common import (UsageError, add_game_options, add_game_time_option, add_run_options, agent_spec, opponent_list,
+                     positive_int, progress_mode, runs_in, series_limits)
+
+
+def run(args) -> int:
+    limits = series_limits(args)
+    if limits["openings"]:
+        raise UsageError("grade plays from the course's start position; --openings is for series, "
+                         "report and tournament")
+    for opponent in args.opponents:
+        agent_spec(opponent, limits["variant"])
+        if players.is_file_spec(opponent, limits["variant"]):
+            raise UsageError(f"opponent '{opponent}': grade plays the class against built-in opponents")
+    runner = cluster.runner(args.cluster)
+    runs_in(args.out)
+    try:
+        gradebook = grade.grade_class(args.class_dir, args.out, args.games, args.opponents, limits["variant"],
+                                      args.seed, limits["move_timeout"], args.game_time, grade.box_from_args(args),
+                                      args.jobs, runner, args.resume, args.force, progress_mode(args),
+                                      say=(lambda text: None) if args.quiet else grade.say,
+                                      start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")})
+    finally:
+        if runner is not None:
+            runner.close()
+    print("\n".join(grade.summary_lines(gradebook)))
+    print(f"isolation: {gradebook['isolation']}")
+    print(f"written: {os.path.join(args.out, grade.GRADEBOOK_CSV)}, {os.path.join(args.out, grade.GRADEBOOK_JSON)}, "
+          f"reports in {os.path.join(args.out, grade.STUDENTS)}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("grade", help="a whole class's files, boxed, against the course's opponents: a gradebook")
+    p.add_argument("class_dir", metavar="CLASS_DIR",
+                   help="sub-folders NAME/ with AB.py (or one .py file), or NAME.py files")
+    p.add_argument("--out", required=True, metavar="DIR", help="where the gradebook and the reports go")
+    p.add_argument("--games", type=positive_int, default=50, metavar="N",
+                   help="games per opponent (default 50, as the course)")
+    p.add_argument("--opponents", type=opponent_list, default=list(DEFAULT_OPPONENTS),
+                   metavar="A,B,...", help=f"default {','.join(DEFAULT_OPPONENTS)}")
+    add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
+    add_game_time_option(p, COURSE_GAME_SECONDS)
+    add_run_options(p, box=False)
+    p.set_defaults(run=run)

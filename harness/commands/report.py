@@ -1,0 +1,96 @@
+"""`report [AGENT]`: an agent against the course's opponents, judged by the course's pass marks."""
+import os
+import sys
+
+from .. import box, cluster, grade, players
+from ..check import check_summary
+from ..html_report import write_report_html
+from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, opponent_entry, plan_report, render_text, write_report
+from ..series import run_plans
+from ..variants.base import Variant
+from .common import (DEFAULT_OUT, UsageError, add_game_options, add_run_options, agent_spec, opponent_list,
+                     positive_int, positive_seconds, progress_mode, runs_in, series_limits, variant_of)
+
+
+def report_defaults(args, variant: Variant) -> None:
+    """--games, --opponents, --colour and --game-time left out: the variant's course's own (cs3243:
+    50 games as White against its five opponents, 30 s of thinking per game; nthu: baselines 1-4,
+    one game with each colour, no game clock)."""
+    defaults = {"games": variant.report_games, "opponents": list(variant.report_opponents),
+                "colour": variant.report_colour, "game_time": variant.game_seconds}
+    for key, value in defaults.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    if not args.opponents:
+        raise UsageError(f"{variant.name} has no default opponents: name them with --opponents")
+
+
+def run(args) -> int:
+    variant = variant_of(args)
+    report_defaults(args, variant)
+    limits = series_limits(args)
+    agent_spec(args.agent, limits["variant"])
+    for opponent in args.opponents:
+        agent_spec(opponent, limits["variant"])
+    colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
+    laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
+    runs_in(args.out)      # before the check: a Ctrl-C from here on gets the resume hint
+    check = (check_summary(args.agent, limits["move_timeout"], grade.box_from_args(args))
+             if players.is_file_spec(args.agent, limits["variant"]) else None)
+    if check is not None and not check["accepted"] and not args.quiet:
+        print(f"note: the course's check rejects {args.agent}: {'; '.join(check['problems'][:3])}",
+              file=sys.stderr, flush=True)
+
+    def done(plan, records) -> None:
+        if not args.quiet:
+            wins = sum(1 for r in records if r["result"] == plan.perspective)
+            draws = sum(1 for r in records if r["result"] == "draw")
+            print(f"done: {plan.label}: {len(records)} games, W{wins} D{draws} "
+                  f"L{len(records) - wins - draws}", file=sys.stderr, flush=True)
+
+    with cluster.connect(args.cluster) as executor:
+        all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
+                                fresh=args.force, progress=progress_mode(args), on_plan_done=done,
+                                executor=executor)
+    entries = {key: opponent_entry(opponent, colour, records, plan.results_path,
+                                   variant.pass_marks, variant.game_seconds)
+               for (key, opponent, colour, plan), records in zip(laid_out, all_records)}
+    settings = {"games": args.games, "colour": "both" if limits["openings"] else args.colour,
+                "opponents": args.opponents, "jobs": args.jobs or os.cpu_count(), **limits,
+                **laid_out[0][3].options}          # the limits in force (the variant's defaults filled in)
+    report = build_report(args.agent, settings, entries, check)
+    games: dict = {}
+    for (_, opponent, colour, _), records in zip(laid_out, all_records):
+        games.setdefault(opponent, {})[colour] = records
+    course = variant.course_grading(games)
+    if course is not None:          # a course with its own rule (NTHU): its verdict is the report's
+        report["course"] = course
+        report["passed"] = course["passed"]
+    if box.weaker(grade.box_from_args(args)):
+        report["notes"].append(box.isolation(grade.box_from_args(args)))
+    write_report(args.out, report)
+    html = write_report_html(args.out, report)
+    print(render_text(report), end="")
+    print(f"written: {os.path.join(args.out, 'report.json')}, {os.path.join(args.out, 'report.md')}, {html}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("report", help="an agent against the course's opponents, with pass marks")
+    p.add_argument("agent", nargs="?", default="AB.py", metavar="AGENT",
+                   help="the agent to judge (default AB.py)")
+    p.add_argument("--games", type=positive_int, default=None, metavar="N",
+                   help="games per opponent and colour (default: the course's: cs3243 and congo 50; nthu 1)")
+    p.add_argument("--opponents", type=opponent_list, default=None,
+                   metavar="A,B,...", help=f"default: the variant's (cs3243 {','.join(DEFAULT_OPPONENTS)}; "
+                                           f"congo random,greedy,minimax,alphabeta; nthu baseline1,...,baseline4)")
+    p.add_argument("--colour", choices=("white", "black", "both"), default=None,
+                   help="the agent's colour (default white, as in the course; nthu both)")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                   help=f"where report.json, report.md and the games go (default {DEFAULT_OUT})")
+    add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
+    p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",
+                   help="an agent whose thinking over one game passes this loses by game_time (default: the "
+                        f"course's limit per game, cs3243 {COURSE_GAME_SECONDS:g}; congo and nthu none)")
+    add_run_options(p)
+    p.set_defaults(run=run)

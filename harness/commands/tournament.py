@@ -1,0 +1,38 @@
+"""`tournament A B C ...`: a round robin, both colours: crosstable and Elo ratings."""
+import os
+
+from .. import cluster, tournament
+from .common import (DEFAULT_OUT, UsageError, add_game_options, add_game_time_option, add_run_options, agent_spec,
+                     positive_int, progress_mode, runs_in, series_limits)
+
+
+def run(args) -> int:
+    limits = series_limits(args)
+    if len(args.players) < 2:
+        raise UsageError("a tournament needs at least two agents")
+    if len(set(args.players)) != len(args.players):
+        raise UsageError("an agent is named twice")
+    for spec in args.players:
+        agent_spec(spec, limits["variant"])
+    out = args.out or os.path.join(DEFAULT_OUT, "tournament")
+    runs_in(out)
+    with cluster.connect(args.cluster) as executor:
+        report = tournament.run_tournament(args.players, args.games, out, jobs=args.jobs, executor=executor,
+                                           resume=args.resume, force=args.force, progress=progress_mode(args),
+                                           **limits)
+    print(tournament.render_text(report), end="")
+    print(f"written: {os.path.join(out, tournament.REPORT_JSON)}, {os.path.join(out, tournament.REPORT_MD)}, "
+          f"{os.path.join(out, 'report.html')}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("tournament", help="round robin of agents, both colours: crosstable and Elo ratings")
+    p.add_argument("players", nargs="+", metavar="AGENT", help="two or more agents (built-in names or .py files)")
+    p.add_argument("--games", type=positive_int, default=10, metavar="N",
+                   help="games per pair and colour (default 10)")
+    p.add_argument("--out", metavar="DIR", help=f"where the games and report go (default {DEFAULT_OUT}/tournament)")
+    add_game_options(p, "game i of each pair is played with seed S+i (default 0)")
+    add_game_time_option(p, None)
+    add_run_options(p)
+    p.set_defaults(run=run)
