@@ -40,7 +40,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
 from harness.variants.cs3243.rules import RULES
@@ -82,6 +82,7 @@ class UciAgent(Agent):
         self._stderr: deque = deque(maxlen=5)
         self._stderr_reader: Optional[threading.Thread] = None
         self.last_answer: Optional[str] = None   # the last bestmove line, for diagnostics
+        self.score: Optional[Dict[str, int]] = None   # the score of its last move (move_score)
 
     # -- process ---------------------------------------------------------------------------
 
@@ -197,13 +198,18 @@ class UciAgent(Agent):
         fen = to_fen(gameboard, colour, 0, 1, self.rules)
         self._send(f"position fen {fen}")
         self._send(self.go_command())
-        line = self._expect(lambda text: text.startswith("bestmove"), "bestmove", self.timeout)
+        seen: List[str] = []
+        line = self._expect(lambda text: text.startswith("bestmove"), "bestmove", self.timeout, seen)
         self.last_answer = line
+        self.score = info_score(seen)
         words = line.split()
         if len(words) < 2 or words[1] in ("(none)", "0000"):
             return None
         move = engine_to_course(self.rules, words[1])
         return words[1] if move is None else move
+
+    def move_score(self):
+        return self.score
 
     def _kill(self) -> None:
         proc = self.proc
@@ -246,6 +252,19 @@ class UciAgent(Agent):
             self.close()
         except Exception:
             pass
+
+
+_SCORE = re.compile(r"\bscore (cp|mate) (-?\d+)")
+
+
+def info_score(lines: List[str]) -> Optional[Dict[str, int]]:
+    """The last ``info ... score cp N`` / ``score mate N`` among an engine's lines, from the side
+    to move ({"cp": N} or {"mate": N}), or None when it sent none."""
+    for line in reversed(lines):
+        found = _SCORE.search(line) if line.startswith("info") else None
+        if found:
+            return {found.group(1): int(found.group(2))}
+    return None
 
 
 _OPTION = re.compile(r"(nodes|movetime|timeout)=(.*)")

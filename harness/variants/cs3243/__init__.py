@@ -97,6 +97,9 @@ class CS3243(Variant):
         """The course's perft: a sequence ends only when a King is captured."""
         return perft(RULES, state.board, state.side, depth)
 
+    def fen(self, state: Position) -> str:
+        return fen.position_fen(state, 1 + state.plies // 2)
+
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
 
