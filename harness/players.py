@@ -7,13 +7,13 @@ AgentError before any game starts. This module and the CLI are the only harness 
 import `agents`.
 """
 import os
-from typing import Optional
+from typing import List, Optional
 
 import agents
 from .agent import Agent, AgentError
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
-from .variants import DEFAULT_VARIANT
+from .variants import DEFAULT_VARIANT, variant_names
 
 UCI_PREFIX = agents.UCI_PREFIX
 NTHU_PREFIX = "nthu:"
@@ -39,6 +39,16 @@ def agent_forms(variant: str = DEFAULT_VARIANT) -> str:
     if variant == "nthu":
         return f"{names} or nthu:PATH (a program speaking the course's file protocol)"
     return names
+
+
+def spec_variants(spec: str) -> List[str]:
+    """The variants whose games `spec` can play, judged by its form: nthu:PATH plays nthu,
+    uci:PATH and a .py file cs3243, a built-in name every variant that has it."""
+    if spec.startswith(NTHU_PREFIX):
+        return ["nthu"]
+    if spec.startswith(UCI_PREFIX) or is_file_spec(spec, "cs3243"):
+        return ["cs3243"]
+    return [name for name in variant_names() if spec in agents.builtin_names(name)]
 
 
 def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:

@@ -1,0 +1,84 @@
+"""A results.jsonl the user opened in the page (its content, sent by the browser; the server keeps
+nothing): first the list of its games, then one game to step through, its positions from the
+HTML viewer's own `game_data`, each position's FEN (for the probe), and per ply the evaluation
+of an analysis.jsonl sent beside it (issue 28's format, read by `read_analysis` only)."""
+import json
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..html_report import game_data, replay_states, variant_of
+from ..results import RESULTS_FILE, records_from_bytes
+from ..variants import UnknownVariant
+
+PLY_FIELDS = ("ply", "colour", "move", "best", "cp_after", "mate_after", "win_after", "accuracy", "judgement")
+SUMMARY_FIELDS = ("game", "variant", "white", "black", "seed", "result", "reason", "plies")
+
+
+class RecordError(ValueError):
+    """A game that cannot be shown (one line)."""
+
+
+def read_analysis(text: str) -> Dict[int, Dict[str, Any]]:
+    """analysis.jsonl's entries by game number: ``{"game", "variant", "analyser", "plies": [...],
+    "accuracy", "turning_point"}`` per line (a line that is not such an entry is skipped). The one
+    place the web app reads the format (harness/analysis writes it)."""
+    entries: Dict[int, Dict[str, Any]] = {}
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and type(entry.get("game")) is int and isinstance(entry.get("plies"), list):
+            entries[entry["game"]] = entry
+    return entries
+
+
+def evaluation(entry: Optional[Dict[str, Any]], moves: List[str]) -> Optional[Dict[str, Any]]:
+    """What the page shows of a game's analysis: per ply of `moves` (None where it has none) the
+    evaluation after it, the analyser's best move and the judgement; each side's accuracy and
+    turning point."""
+    if entry is None:
+        return None
+    by_ply = {p.get("ply"): p for p in entry["plies"] if isinstance(p, dict)}
+    plies = [{k: by_ply[i][k] for k in PLY_FIELDS if k in by_ply[i]} if i in by_ply else None
+             for i in range(1, len(moves) + 1)]
+    return {"analyser": entry.get("analyser"), "accuracy": entry.get("accuracy"),
+            "turning_point": entry.get("turning_point"), "plies": plies}
+
+
+def _records(results: str) -> Tuple[Dict[int, dict], List[str]]:
+    records, damaged = records_from_bytes(results.encode("utf-8", errors="replace"))
+    notes = [f"{RESULTS_FILE} line {n}: not a game record, skipped" for n in damaged[:5]]
+    if len(damaged) > 5:
+        notes.append(f"... and {len(damaged) - 5} more lines that are not game records")
+    return records, notes
+
+
+def record_summaries(results: str, analysis: Optional[str] = None) -> Tuple[List[Dict[str, Any]], List[str]]:
+    """Each game of a results file's content in one line's worth (by game number), whether the
+    analysis has it, and notes on the lines skipped."""
+    records, notes = _records(results)
+    analysed = read_analysis(analysis) if analysis else {}
+    games = []
+    for number in sorted(records):
+        record = records[number]
+        games.append({**{k: record.get(k) for k in SUMMARY_FIELDS}, "analysed": number in analysed})
+    return games, notes
+
+
+def record_view(results: str, number: int, analysis: Optional[str] = None) -> Dict[str, Any]:
+    """Game `number` of a results file's content as the page steps through it: the viewer's
+    `game_data` plus `variant`, `fens` (one per position) and `analysis`. RecordError (one line)
+    when there is no such game or it cannot be set up."""
+    records, _ = _records(results)
+    if number not in records:
+        raise RecordError(f"the file has no game {number}")
+    record = records[number]
+    try:
+        variant = variant_of(record.get("variant"))
+        data = game_data("", record, variant, None, RESULTS_FILE)
+        states, _ = replay_states(record, variant)
+    except (UnknownVariant, ValueError, TypeError) as exc:
+        raise RecordError(f"game {number}: {exc}") from None
+    entry = read_analysis(analysis).get(number) if analysis else None
+    return {**data, "variant": variant.name, "fens": [variant.fen(state) for state in states],
+            "analysis": evaluation(entry, data["moves"])}
