@@ -3,8 +3,6 @@ what an agent would play, step through a results.jsonl. See docs/serve.md."""
 import sys
 
 from ..argtypes import whole_number
-from ..web.app import Offer, Settings
-from ..web.server import ServeError, serve
 from .common import UsageError, positive_seconds
 
 port_number = whole_number(0)
@@ -13,6 +11,8 @@ port_number = whole_number(0)
 def run(args) -> int:
     if args.port > 65535:
         raise UsageError(f"--port {args.port}: a port is at most 65535")
+    from ..web.app import Offer, Settings          # the web framework is loaded by this command only
+    from ..web.server import ServeError, serve
     settings = Settings(Offer.build(args.agent), move_timeout=args.move_timeout)
     try:
         serve(settings, args.host, args.port, say=lambda text: print(text, flush=True),
