@@ -7,8 +7,9 @@ STAMP := $(VENV)/.installed
 AGENT ?= AB.py
 GAMES ?= 50
 COLOUR ?= white
+PORT ?= 8000
 
-.PHONY: report test bench check clean
+.PHONY: report test bench check serve clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,9 @@ test: $(STAMP)
 
 check: $(STAMP)
 	$(PY) -m harness check "$(AGENT)"
+
+serve: $(STAMP)
+	$(PY) -m harness serve --agent "$(AGENT)" --port $(PORT)
 
 bench: $(STAMP)
 	$(PY) bench/perft.py

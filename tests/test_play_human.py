@@ -165,3 +165,35 @@ def test_an_agent_cannot_resign_and_a_human_cannot_move_for_it():
     both = Session(CS3243, "greedy", "random")
     with pytest.raises(Refused, match="^no human plays in this game"):
         both.resign()
+
+
+# -- the probe's score and the FEN it is asked about ------------------------------------------
+
+
+def test_search_scores_become_centipawns_or_moves_to_mate():
+    from harness.agent import search_score
+    assert search_score(35, 10_000, 9_000) == {"cp": 35}
+    assert search_score(10_000 - 1, 10_000, 9_000) == {"mate": 1}        # wins on the next ply
+    assert search_score(10_000 - 3, 10_000, 9_000) == {"mate": 2}
+    assert search_score(-(10_000 - 2), 10_000, 9_000) == {"mate": -1}     # is mated after its move
+
+
+def test_a_uci_engines_last_info_score_is_its_moves_score():
+    from agents.uci import info_score
+    lines = ["info depth 1 score cp 12 nodes 30 pv a2a3", "info string nothing",
+             "info depth 2 seldepth 3 score mate -3 nodes 90 pv b2b3", "bestmove b2b3"]
+    assert info_score(lines) == {"mate": -3}
+    assert info_score(lines[:2]) == {"cp": 12}
+    assert info_score(["bestmove a2a3"]) is None
+
+
+@pytest.mark.parametrize("name", ["nthu", "congo"])
+def test_a_states_fen_starts_the_same_state_again(name):
+    variant = find_variant(name)
+    session = Session(variant, "random", "random", seed=7)
+    for _ in range(6):
+        session.agent_move()
+    fen = variant.fen(session.game.state)
+    again = variant.start(**variant.game_options(fen=fen))
+    assert variant.fen(again) == fen
+    assert [variant.move_name(m) for m in variant.legal_moves(again)] == session.legal_names()

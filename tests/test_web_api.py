@@ -107,6 +107,17 @@ def test_a_move_on_an_agents_turn_is_409_and_a_game_without_humans_plays_itself(
     assert (final["moves"], final["result"], final["reason"]) == (expected["moves"], expected["result"], expected["reason"])
 
 
+def test_a_boxed_agent_file_answers_move_after_move(client):
+    """The file's process outlives each reply: the game's thread that started it waits for the
+    human instead of ending (a boxed process dies with the thread that started it)."""
+    game = post(client, "/api/games", {"white": "human", "black": "tests/fixtures/first_pawn_forward.py"}).json()["id"]
+    for ply, move in ((2, "d1d2"), (4, "e1e2"), (6, "f1f2")):
+        assert post(client, f"/api/games/{game}/moves", {"move": move}).status_code == 200
+        state = until(client, game, lambda s: len(s["moves"]) == ply or s["result"])
+        assert (state["result"], state["error"], len(state["moves"])) == (None, None, ply)
+    assert state["moves"][1::2] == ["b5b4", "c5c4", "d5d4"]     # its first pawn in the dict, each time
+
+
 @pytest.mark.parametrize("fixture,reason,error", [
     ("raises.py", "crash", "Black: ValueError: boom (raises.py line 5)"),
     ("hang.py", "timeout", "Black: no answer within 1 s"),

@@ -307,7 +307,8 @@ class Session:
         self.game.finish(Outcome(Termination.RESIGNATION, OTHER[colour]))
 
     def close(self) -> None:
-        for agent in self.agents.values():
+        """Stop the agents' processes (an agent asked again starts afresh)."""
+        for agent in list(self.agents.values()):
             agent.close()
 
     # -- the record --------------------------------------------------------------------------

@@ -1,12 +1,16 @@
 """The web app's games: each a `harness.play.session.Session` behind a lock, its agents' turns
 played by a background thread, so requests never wait for an agent.
 
+The thread lives as long as the game goes on and waits while a human is to move: a boxed agent
+file's process dies with the thread that started it (bubblewrap's --die-with-parent follows the
+starting thread), so the thread that starts an agent is the one that keeps asking it.
+
 An agent is asked outside the lock (on the position as it was when its turn began) and its
 answer taken under the lock only if nothing changed meanwhile (an undo or a resignation bumps
 the game's version), so a human can take back a move while the agent is still thinking. A
 game with no human side plays itself, `pace` seconds between plies so it can be watched. At most
 `limit` games are kept: a new one pushes out the one left alone longest (its agents stopped).
-Anything unexpected in a game's thread ends that game with the error shown; the server goes on.
+An agent that cannot even be run loses its game (a crash) with the reason shown; the server goes on.
 """
 import itertools
 import secrets
@@ -16,7 +20,7 @@ from typing import Any, Dict, List, Optional
 
 from ..html_report import encode_grid
 from ..play.session import Refused, Session
-from ..variants.base import COLOURS, Termination
+from ..variants.base import COLOURS, OTHER, Fault, Outcome, Termination
 
 MAX_GAMES = 64
 MAX_THINKING = 4            # agents thinking at once, over all games (the others wait their turn)
@@ -33,9 +37,9 @@ class WebGame:
         self.session = session
         self.pace = pace
         self.lock = threading.Lock()
+        self.wake = threading.Condition(self.lock)   # the agents' thread waits on it for its turn
         self.version = 0
         self.thinking: Optional[str] = None      # the colour whose agent is thinking
-        self.failure: Optional[str] = None       # a harness error that stopped the game
         self.closed = False
         self.touched = time.monotonic()
         self.thread: Optional[threading.Thread] = None
@@ -43,10 +47,11 @@ class WebGame:
     # -- the agents' thread ------------------------------------------------------------------
 
     def kick(self) -> None:
-        """Start the thread that plays the agents' turns, if an agent is to move (call locked)."""
+        """Wake the game's thread (or start it) when an agent is to move (call with the lock held)."""
         if self.closed or self.session.over or self.session.humans_turn:
             return
         if self.thread is not None and self.thread.is_alive():
+            self.wake.notify()
             return
         self.thread = threading.Thread(target=self._agents, name=f"game-{self.id}", daemon=True)
         self.thread.start()
@@ -56,10 +61,12 @@ class WebGame:
         paced = not any(session.is_human(c) for c in COLOURS)
         while True:
             with self.lock:
-                if self.closed or session.over or session.humans_turn:
+                while not self.closed and not session.over and session.humans_turn:
                     self.thinking = None
-                    if session.over:
-                        session.close()          # its processes; undo starts them again
+                    self.wake.wait()
+                if self.closed or session.over:
+                    self.thinking = None
+                    session.close()          # its processes (an undo starts them again, in a new thread)
                     return
                 colour, state, version = session.to_move, session.game.state, self.version
                 spent = session.spent(colour)
@@ -67,10 +74,12 @@ class WebGame:
             try:
                 with _THINKING:
                     turn = session.ask(colour, state, spent)
-            except Exception as exc:   # the harness's own failure: this game stops, the server goes on
+            except Exception as exc:   # the agent could not even be run: it loses, the server goes on
                 with self.lock:
-                    self.failure = f"{type(exc).__name__}: {exc}"
                     self.thinking = None
+                    if not session.over and not self.closed:
+                        session.game.finish(Outcome(Termination.CRASH, OTHER[colour], Fault(
+                            colour, f"could not be run: {type(exc).__name__}: {exc}")))
                     session.close()
                 return
             with self.lock:
@@ -117,7 +126,8 @@ class WebGame:
         with self.lock:
             self.closed = True
             self.version += 1
-        self.session.close()
+            self.wake.notify()
+            self.session.close()         # under the lock: the game's thread may be closing it too
 
     def state(self) -> Dict[str, Any]:
         """The game as the API shows it (docs/serve.md)."""
@@ -154,7 +164,7 @@ def game_state(web: WebGame) -> Dict[str, Any]:
         "thinking": web.thinking,
         "result": None if outcome is None else outcome.result,
         "reason": None if outcome is None else outcome.reason,
-        "error": (outcome.fault.text() if outcome is not None and outcome.fault else None) or web.failure,
+        "error": outcome.fault.text() if outcome is not None and outcome.fault else None,
         "resigned": outcome is not None and outcome.termination == Termination.RESIGNATION,
     }
 
