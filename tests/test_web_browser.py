@@ -3,8 +3,6 @@ process: a human's move clicked on the board and the agent's reply seen, undo, t
 its move, a game between two agents watched to its end, and a results.jsonl with its analysis
 opened and stepped through; no console errors. A screenshot is saved in the test's tmp dir."""
 import json
-import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,14 +14,10 @@ from harness.game import Game
 from harness.players import build
 from harness.referee import play_game
 from harness.variants import find_variant
+from tests.chromium import need_chromium
 
 REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium): the browser tests need it",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="Playwright for Python is not installed (requirements-dev.txt)")
+need_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -37,14 +31,6 @@ def url():
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
