@@ -6,7 +6,7 @@ The rules engine is `rules.Rules` (flat board of signed ints, tables built from 
 """
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..base import WHITE, Move, Outcome, Variant
+from ..base import BLACK, WHITE, Move, Outcome, Variant
 from . import board_text, fen
 from .config import read_config
 from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, Position, course_move, interleave, move_from_name, move_name
@@ -98,7 +98,10 @@ class CS3243(Variant):
         return perft(RULES, state.board, state.side, depth)
 
     def fen(self, state: Position) -> str:
-        return fen.position_fen(state, 1 + state.plies // 2)
+        """The position's FEN, its move number counted on from the game's first position's."""
+        first = state.to_move if state.plies % 2 == 0 else (BLACK if state.to_move == WHITE else WHITE)
+        offset = getattr(state, "first_fullmove", 1) - 1      # a start from a FEN keeps its move number
+        return fen.position_fen(state, offset + fen.fullmove_number(first, state.plies))
 
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
