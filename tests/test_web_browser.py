@@ -117,3 +117,24 @@ def test_a_results_file_with_its_analysis_is_stepped_through(page, url, tmp_path
     page.keyboard.press("End")
     assert page.get_attribute("#board", "data-ply") == str(len(moves))
     assert page.problems == []
+
+
+def test_the_form_starts_a_game_and_shows_a_bad_fen_in_one_line(page, url):
+    page.goto(url)
+    page.wait_for_selector("#variant option", state="attached")
+    page.select_option("#variant", "congo")
+    page.wait_for_selector('#white option[value="ab"]', state="attached")
+    page.select_option("#white", "greedy")
+    page.select_option("#black", "human")
+    page.fill("#fen", "3l3/7 w 1")
+    page.click("#start")
+    page.wait_for_selector("#setup-error:not([hidden])")
+    assert page.inner_text("#setup-error") == "--fen '3l3/7 w 1': 2 ranks in the board, expected 7"
+    page.fill("#fen", "")
+    page.click("#start")
+    page.wait_for_selector("#status:has-text('Black (human) to move')")
+    assert page.is_hidden("#setup-error")
+    assert len(page.query_selector_all("#moves button[data-ply]")) == 1          # greedy has moved
+    assert piece(page, "a7") == ("G", "black")
+    # the browser itself logs the refused request; nothing else went wrong
+    assert page.problems == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]

@@ -193,9 +193,9 @@ class Session:
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
     box: Optional[BoxSettings] = None
     game_time: Optional[float] = None
-    plies: List[Ply] = field(default_factory=list)
+    plies: List[Ply] = field(default_factory=list, init=False)
     # the side that lost by a fault: (colour, seconds, changed its view) of that last turn
-    faulted: Optional[Tuple[str, float, bool]] = None
+    faulted: Optional[Tuple[str, float, bool]] = field(default=None, init=False)
 
     def __post_init__(self):
         self.game = Game(self.variant, self.start)

@@ -42,6 +42,7 @@ class WebGame:
         self.thinking: Optional[str] = None      # the colour whose agent is thinking
         self.closed = False
         self.touched = time.monotonic()
+        self.turn_began = time.monotonic()         # a human's seconds count from here
         self.thread: Optional[threading.Thread] = None
 
     # -- the agents' thread ------------------------------------------------------------------
@@ -90,6 +91,7 @@ class WebGame:
                     continue
                 session.take(colour, turn)
                 self.version += 1
+                self.turn_began = time.monotonic()
             if paced and self.pace and not session.over:
                 time.sleep(self.pace)
 
@@ -104,8 +106,9 @@ class WebGame:
             if not session.humans_turn:
                 colour = session.to_move
                 raise NotYourTurn(f"it is {colour}'s turn, and {session.specs[colour]} plays {colour}")
-            session.human_move(text)
+            session.human_move(text, round(time.monotonic() - self.turn_began, 3))
             self.version += 1
+            self.turn_began = time.monotonic()
             self.kick()
 
     def undo(self) -> int:
@@ -113,6 +116,7 @@ class WebGame:
             self.touched = time.monotonic()
             taken = self.session.undo()
             self.version += 1
+            self.turn_began = time.monotonic()
             self.kick()
             return taken
 
