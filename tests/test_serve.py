@@ -5,7 +5,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -77,3 +79,30 @@ def test_the_names_the_server_answers_to():
     assert host_names("127.0.0.1") == ["127.0.0.1", "::1", "localhost"]
     assert host_names("192.168.1.5") == ["127.0.0.1", "192.168.1.5", "::1", "localhost"]
     assert socket.gethostname().lower() in host_names("0.0.0.0")
+
+
+def test_ctrl_c_stops_at_once_while_an_agent_is_still_thinking():
+    """A probe of a file that never answers is in flight (its move time is 30 s): Ctrl-C still
+    stops the server within seconds, the waiting request is answered 503, nothing is printed."""
+    proc, line = start("--port", "0", "--agent", "tests/fixtures/hostile/hang.py")
+    url = line.split()[2]
+    answers = []
+
+    def ask():
+        try:
+            request(url + "api/best", {"variant": "congo", "fen": "3l3/7/7/7/7/P6/3L3 w 1", "agent": "greedy"})
+            status, game = request(url + "api/games", {"white": "human", "black": "human"})
+            request(url + "api/best", {"game": game["id"], "agent": "tests/fixtures/hostile/hang.py"})
+        except urllib.error.HTTPError as exc:
+            answers.append((exc.code, json.loads(exc.read())))
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    time.sleep(3)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    asking.join(20)
+    assert time.monotonic() - sent < 5
+    assert (proc.returncode, out, err) == (0, "stopped.\n", "")
+    assert answers == [(503, {"error": "the server is stopping"})]

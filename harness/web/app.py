@@ -8,15 +8,16 @@ offers (the variant's built-ins and the files given with ``--agent``, named as g
 path from a request; a config or results file is sent as its content, never named by path.
 Student files run as in `series`: the sandbox, the box, the same limits.
 """
+import asyncio
 import json
 import os
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -165,11 +166,43 @@ def start_state(variant, fen: Optional[str], config: Optional[str], config_name:
         raise BadRequest(400, str(exc).splitlines()[0] if str(exc) else "bad start position") from None
 
 
+async def in_thread(stopping: threading.Event, work, *args):
+    """`work(*args)` in a daemon thread of its own (an agent's think may take its whole move time:
+    the server must not wait for it to stop); 503 once the server is stopping."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def settle(method, value):
+        if not future.done():
+            method(value)
+
+    def run():
+        try:
+            result = work(*args)
+        except BaseException as exc:   # handed to the request, which answers it
+            outcome = (future.set_exception, exc)
+        else:
+            outcome = (future.set_result, result)
+        try:
+            loop.call_soon_threadsafe(settle, *outcome)
+        except RuntimeError:           # the server has stopped meanwhile
+            pass
+
+    threading.Thread(target=run, name="request", daemon=True).start()
+    while True:
+        done, _ = await asyncio.wait({future}, timeout=0.2)
+        if done:
+            return future.result()
+        if stopping.is_set():
+            raise BadRequest(503, "the server is stopping")
+
+
 # ----------------------------------------------------------------------------- the app
 
 
 def create_app(settings: Settings) -> Starlette:
     games = Games(settings.max_games)
+    stopping = threading.Event()      # set by the server on Ctrl-C: requests still waiting answer 503
     with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as handle:
         index_html = handle.read()
     allowed = {host.strip("[]").lower() for host in settings.hosts}       # an Origin's host, unbracketed
@@ -284,7 +317,7 @@ def create_app(settings: Settings) -> Starlette:
         spec = settings.offer.spec(variant.name, data.get("agent"))
         if spec == HUMAN:
             raise BadRequest(400, "ask an agent, not a human")
-        found = await run_in_threadpool(probe, variant, state, spec, settings.timeout(variant), settings.box,
+        found = await in_thread(stopping, probe, variant, state, spec, settings.timeout(variant), settings.box,
                                         seed_field(data))
         return JSONResponse(found.to_dict())
 
@@ -306,7 +339,7 @@ def create_app(settings: Settings) -> Starlette:
     async def records(request: Request) -> Response:
         data = await body_of(request)
         results = text_field(data, "results", required=True)
-        found, notes = await run_in_threadpool(record_summaries, results, text_field(data, "analysis"))
+        found, notes = await in_thread(stopping, record_summaries, results, text_field(data, "analysis"))
         if not found:
             raise BadRequest(400, "; ".join(notes) if notes else "the file holds no game records")
         return JSONResponse({"games": found, "notes": notes})
@@ -318,7 +351,7 @@ def create_app(settings: Settings) -> Starlette:
         if type(number) is not int:
             raise BadRequest(400, "'game' must be a game number")
         try:
-            view = await run_in_threadpool(record_view, results, number, text_field(data, "analysis"))
+            view = await in_thread(stopping, record_view, results, number, text_field(data, "analysis"))
         except RecordError as exc:
             raise BadRequest(400, str(exc)) from None
         return JSONResponse(view)
@@ -342,6 +375,7 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(routes=routes, max_body_size=MAX_BODY,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed_names(settings.hosts)))])
     app.state.games = games
+    app.state.stopping = stopping
     return app
 
 

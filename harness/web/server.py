@@ -14,6 +14,8 @@ import uvicorn
 
 from .app import LOOPBACK, Settings, create_app
 
+GRACE_SECONDS = 2     # on Ctrl-C, requests still being answered get this long (those waiting on an agent answer 503 at once)
+
 
 class ServeError(Exception):
     """The server cannot start (one line)."""
@@ -78,7 +80,8 @@ def serve(settings: Settings, host: str, port: int, say: Callable[[str], None],
     settings.hosts = host_names(host)
     sock = listen(host, port)
     app = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
+    server = _Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                                    timeout_graceful_shutdown=GRACE_SECONDS), app.state.stopping)
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         say(f"serving on {url_of(sock)}  (Ctrl-C stops it)")
@@ -96,3 +99,16 @@ def serve(settings: Settings, host: str, port: int, say: Callable[[str], None],
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server that also tells the app it is stopping, so requests waiting on an agent
+    answer at once instead of being cut off."""
+
+    def __init__(self, config: uvicorn.Config, stopping):
+        super().__init__(config)
+        self.stopping = stopping
+
+    def handle_exit(self, sig, frame) -> None:
+        self.stopping.set()
+        super().handle_exit(sig, frame)
