@@ -2,10 +2,10 @@
 nothing): first the list of its games, then one game to step through, its positions from the
 HTML viewer's own `game_data`, each position's FEN (for the probe), and per ply the evaluation
 of an analysis.jsonl sent beside it (issue 28's format, read by `read_analysis` only)."""
-import json
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..html_report import game_data, replay_states, variant_of
+from ..html_report import game_data, variant_of
+from ..records import record_states
 from ..results import RESULTS_FILE, records_from_bytes
 from ..variants import UnknownVariant
 
@@ -18,17 +18,11 @@ class RecordError(ValueError):
 
 
 def read_analysis(text: str) -> Dict[int, Dict[str, Any]]:
-    """analysis.jsonl's entries by game number: ``{"game", "variant", "analyser", "plies": [...],
-    "accuracy", "turning_point"}`` per line (a line that is not such an entry is skipped). The one
-    place the web app reads the format (harness/analysis writes it)."""
-    entries: Dict[int, Dict[str, Any]] = {}
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and type(entry.get("game")) is int and isinstance(entry.get("plies"), list):
-            entries[entry["game"]] = entry
+    """analysis.jsonl's entries by game number (``{"game", "variant", "analyser", "plies": [...],
+    "accuracy", "turning_point"}`` a line), read as harness/analysis reads its own file: JSON
+    lines keyed by ``game``, a line that does not parse skipped. The one place the web app reads
+    the format."""
+    entries, _ = records_from_bytes(text.encode("utf-8", errors="replace"))
     return entries
 
 
@@ -38,11 +32,12 @@ def evaluation(entry: Optional[Dict[str, Any]], moves: List[str]) -> Optional[Di
     turning point."""
     if entry is None:
         return None
-    by_ply = {p.get("ply"): p for p in entry["plies"] if isinstance(p, dict)}
-    plies = [{k: by_ply[i][k] for k in PLY_FIELDS if k in by_ply[i]} if i in by_ply else None
+    plies = entry.get("plies") if isinstance(entry.get("plies"), list) else []
+    by_ply = {p.get("ply"): p for p in plies if isinstance(p, dict)}
+    shown = [{k: by_ply[i][k] for k in PLY_FIELDS if k in by_ply[i]} if i in by_ply else None
              for i in range(1, len(moves) + 1)]
     return {"analyser": entry.get("analyser"), "accuracy": entry.get("accuracy"),
-            "turning_point": entry.get("turning_point"), "plies": plies}
+            "turning_point": entry.get("turning_point"), "plies": shown}
 
 
 def _records(results: str) -> Tuple[Dict[int, dict], List[str]]:
@@ -76,7 +71,7 @@ def record_view(results: str, number: int, analysis: Optional[str] = None) -> Di
     try:
         variant = variant_of(record.get("variant"))
         data = game_data("", record, variant, None, RESULTS_FILE)
-        states, _ = replay_states(record, variant)
+        states, _, _ = record_states(record, variant)
     except (UnknownVariant, ValueError, TypeError) as exc:
         raise RecordError(f"game {number}: {exc}") from None
     entry = read_analysis(analysis).get(number) if analysis else None
