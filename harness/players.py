@@ -90,6 +90,14 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
 
 
+def move_timeout_for(variant, given: Optional[float] = None) -> float:
+    """The per-move limit of a .py file or program agent: `given`, else the variant's own default
+    (nthu: the course's 10 s), else the sandbox's 30 s."""
+    if given is not None:
+        return given
+    return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
+
+
 def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,
           box: Optional[BoxSettings] = None) -> Agent:
     """A fresh agent for one game (the caller closes it); a file runs in `box` when given."""

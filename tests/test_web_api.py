@@ -207,8 +207,9 @@ def test_the_host_header_must_be_the_servers_own_name(app):
 
 
 def test_a_post_from_another_sites_page_is_refused(client):
-    answer = post(client, "/api/games", {"white": "human", "black": "greedy"}, Origin="http://evil.example")
-    assert (answer.status_code, answer.json()) == (403, {"error": "requests from another site's page are refused"})
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999"):
+        answer = post(client, "/api/games", {"white": "human", "black": "greedy"}, Origin=origin)
+        assert (answer.status_code, answer.json()) == (403, {"error": "requests from another site's page are refused"})
     same = post(client, "/api/games", {"white": "human", "black": "greedy"}, Origin="http://127.0.0.1:8000")
     assert same.status_code == 201
 

@@ -29,9 +29,8 @@ from ..agent import AgentError
 from ..box import BoxSettings
 from ..html_report import board_geometry, legend
 from ..play.session import HUMAN, Refused, Session, probe
-from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
-from .games import Games, NotYourTurn
+from .games import MAX_GAMES, Games, NotYourTurn
 from .records import RecordError, record_summaries, record_view
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -92,11 +91,11 @@ class Settings:
     offer: Offer
     move_timeout: Optional[float] = None
     box: Optional[BoxSettings] = field(default_factory=BoxSettings)
-    max_games: int = 64
+    max_games: int = MAX_GAMES
     hosts: Sequence[str] = LOOPBACK
 
     def timeout(self, variant) -> float:
-        return self.move_timeout or variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
+        return players.move_timeout_for(variant, self.move_timeout)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -205,12 +204,12 @@ def create_app(settings: Settings) -> Starlette:
     stopping = threading.Event()      # set by the server on Ctrl-C: requests still waiting answer 503
     with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as handle:
         index_html = handle.read()
-    allowed = {host.strip("[]").lower() for host in settings.hosts}       # an Origin's host, unbracketed
 
     def guarded(handler):
         async def endpoint(request: Request) -> Response:
-            origin = request.headers.get("origin")
-            if request.method == "POST" and origin and origin != "null" and urlsplit(origin).hostname not in allowed:
+            origin = request.headers.get("origin")     # a browser's POST names the page it comes from
+            if request.method == "POST" and origin is not None and \
+                    urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
                 return fail(403, "requests from another site's page are refused")
             try:
                 return await handler(request)
