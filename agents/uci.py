@@ -32,14 +32,13 @@ both of which the referee rejects as an ``illegal_move``, as it does a well-form
 is not legal.
 """
 import os
-import re
 from typing import Optional
 
 from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
 from harness.variants.cs3243.rules import RULES
 
 from harness.agent import Agent, AgentError, AgentTimeout
-from harness.uci import UciEngine, UciError
+from harness.uci import UciEngine, UciError, parse_spec
 
 DEFAULT_NODES = 1000
 NODES_TIMEOUT = 30.0         # seconds per move under a node limit
@@ -114,35 +113,17 @@ class UciAgent(Agent):
             pass
 
 
-_OPTION = re.compile(r"(nodes|movetime|timeout)=(.*)")
-
-
 def uci_agent_from_spec(spec: str, timeout: Optional[float] = None) -> UciAgent:
     """The agent for ``uci:PATH[,nodes=N][,movetime=MS][,timeout=S]``; AgentError if malformed.
 
-    Options are taken from the end, so a PATH may itself contain commas. `timeout` is the
-    per-move deadline in seconds when the spec gives none (None: the UciAgent default). The
-    path is not checked here: an engine that cannot be started loses its game as a crash,
-    with the reason in the record.
+    Options are taken from the end, so a PATH may itself contain commas (harness.uci.parse_spec).
+    `timeout` is the per-move deadline in seconds when the spec gives none (None: the UciAgent
+    default). The path is not checked here: an engine that cannot be started loses its game as
+    a crash, with the reason in the record.
     """
-    if not spec.startswith("uci:"):
-        raise AgentError(f"'{spec}' is not a uci: agent spec")
-    parts = spec[len("uci:"):].split(",")
-    options = {}
-    while len(parts) > 1 and _OPTION.fullmatch(parts[-1].strip()):
-        key, value = _OPTION.fullmatch(parts.pop().strip()).groups()
-        if key in options:
-            raise AgentError(f"'{spec}': {key} given twice")
-        try:
-            options[key] = float(value) if key == "timeout" else int(value)
-        except ValueError:
-            raise AgentError(f"'{spec}': {key} must be a number, not '{value}'") from None
-        if options[key] <= 0:
-            raise AgentError(f"'{spec}': {key} must be positive")
-    path = ",".join(parts).strip()
-    if not path:
-        raise AgentError(f"'{spec}': no engine path after 'uci:'")
-    if len(parts) > 1 and "=" in parts[-1]:
-        raise AgentError(f"'{spec}': unknown option '{parts[-1]}' (use nodes=N, movetime=MS, timeout=S)")
+    try:
+        path, options = parse_spec(spec, ("nodes", "movetime", "timeout"))
+    except ValueError as exc:
+        raise AgentError(str(exc)) from None
     return UciAgent(path, nodes=options.get("nodes"), movetime=options.get("movetime"),
                     timeout=options.get("timeout", timeout))
