@@ -85,11 +85,14 @@ def damage_notes(path: str, damaged: List[int]) -> List[str]:
     return notes
 
 
-def drop_damaged_lines(path: str) -> None:
+def drop_damaged_lines(path: str, games: Iterable[int] = ()) -> None:
     """Rewrite the file without the lines that do not parse (a killed run's half-written last
-    line), keeping the others byte for byte and in order, so appending can go on."""
+    line) and without the records of `games`, keeping the others byte for byte and in order, so
+    appending can go on."""
+    games = set(games)
     with open(path, "rb") as handle:
-        kept = [raw for raw in handle.read().split(b"\n") if raw.strip() and _parse(raw) is not None]
+        kept = [raw for raw in handle.read().split(b"\n")
+                if raw.strip() and _parse(raw) is not None and _parse(raw)["game"] not in games]
     temporary = path + ".tmp"
     with open(temporary, "wb") as handle:
         handle.write(b"".join(raw + b"\n" for raw in kept))

@@ -12,8 +12,12 @@ from typing import Any, NamedTuple, Optional
 from ..variants.base import Move
 
 
-class AnalyserError(Exception):
-    """An analyser that cannot be started or that fails; the text is one line."""
+class AnalysisError(Exception):
+    """A game review that cannot be done as asked; the text is one line."""
+
+
+class AnalyserError(AnalysisError):
+    """An analyser that cannot be started or that fails."""
 
 
 class Evaluation(NamedTuple):

@@ -16,12 +16,12 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..records import start_state
 from ..variants.base import Move
 from . import formulas
-from .analyser import Analyser
+from .analyser import AnalysisError, Analyser
 
 Scored = Tuple[Optional[int], Optional[int], Optional[Move], float]   # cp, mate, best, White's win %
 
 
-class ReviewError(Exception):
+class ReviewError(AnalysisError):
     """A record that cannot be reviewed (its moves do not replay); one line of text."""
 
 
