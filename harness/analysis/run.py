@@ -111,6 +111,9 @@ def analyse_games(games: List[Game], spec: Optional[str] = None, nodes: Optional
             if game not in kept:
                 tasks.append({"results": path, "record": records[game], "spec": spec, "nodes": nodes,
                               "variant": variant, "label": named[variant]})
+    kept_count = sum(len(entries) for entries in done.values())
+    if kept_count:
+        say(f"resuming: {kept_count} games already analysed with the same settings kept, {len(tasks)} to analyse")
     marks = _Marks()
     for entries in done.values():
         for entry in entries.values():

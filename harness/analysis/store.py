@@ -8,7 +8,8 @@ game. A line that does not parse (a killed run) is dropped with a note.
 import os
 from typing import Dict, List, Tuple
 
-from ..results import ANALYSIS_FILE, damage_notes, drop_damaged_lines, read_records_noting_damage
+from ..results import ANALYSIS_FILE, RESULTS_FILE, damage_notes, drop_damaged_lines, read_records_noting_damage
+from .analyser import AnalysisError
 
 
 def analysis_path(results_path: str) -> str:
@@ -45,3 +46,20 @@ def prepare(results_path: str, records: Dict[int, dict], label: str) -> Tuple[Di
     if damaged or stale:
         drop_damaged_lines(path, stale)
     return kept, notes
+
+
+def results_files(path: str) -> List[str]:
+    """The results files PATH names: the file itself, a series folder's results.jsonl, or every
+    results.jsonl under a report folder (sorted). AnalysisError (one line) when there is none."""
+    if not os.path.exists(path):
+        raise AnalysisError(f"'{path}' does not exist")
+    if os.path.isfile(path):
+        return [path]
+    direct = os.path.join(path, RESULTS_FILE)
+    if os.path.isfile(direct):
+        return [direct]
+    found = sorted(os.path.join(folder, RESULTS_FILE) for folder, _, names in os.walk(path)
+                   if RESULTS_FILE in names)
+    if not found:
+        raise AnalysisError(f"'{path}' is a folder without results (no {RESULTS_FILE} in it or under it)")
+    return found
