@@ -67,18 +67,22 @@ class _Marks:
         return f"?? {self.counts['blunder']} ? {self.counts['mistake']} ?! {self.counts['inaccuracy']}"
 
 
+def check_analyser(spec: Optional[str], variant: str, nodes: Optional[int]) -> str:
+    """Start the analyser for `variant` once and stop it: its label, or AnalysisError (one line)
+    when it cannot be started (call before any work)."""
+    analyser = make_analyser(spec, variant, nodes)
+    try:
+        analyser.verify()
+        return analyser.label
+    finally:
+        analyser.close()
+
+
 def labels(games: List[Game], spec: Optional[str], nodes: Optional[int]) -> Dict[str, str]:
     """{variant: its analyser's label} for the variants of these games, each analyser started
     once (AnalysisError, one line, when one cannot be)."""
-    out = {}
-    for variant in sorted({record.get("variant") or DEFAULT_VARIANT for _, record in games}):
-        analyser = make_analyser(spec, variant, nodes)
-        try:
-            analyser.verify()
-            out[variant] = analyser.label
-        finally:
-            analyser.close()
-    return out
+    return {variant: check_analyser(spec, variant, nodes)
+            for variant in sorted({record.get("variant") or DEFAULT_VARIANT for _, record in games})}
 
 
 def analyse_games(games: List[Game], spec: Optional[str] = None, nodes: Optional[int] = None,
