@@ -8,7 +8,9 @@ smart vs greedy, nthu and congo greedy vs ab) are played, then reviewed in one p
 (harness.analysis.review.review_game, exactly what `analyse --jobs 1` does per game) with the
 default node count N and again with N x factor. Printed per variant:
 
-- seconds per analysed ply at N (each ply is one position searched) and positions per second;
+- seconds per analysed ply at N (each ply is one position searched), wall clock and CPU time
+  (this process's and the engine's, so a busy machine shows in the first and less in the
+  second), and the load average;
 - at N x factor: the share of positions whose best move changes, whose evaluation changes side
   (White's win % on the other side of 50 by more than 5 points either way), the median and 90th
   percentile change of White's win %, and how many of the N judgements (inaccuracy, mistake,
@@ -16,6 +18,7 @@ default node count N and again with N x factor. Printed per variant:
 """
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -43,15 +46,22 @@ def games(variant, count, seed):
     return out
 
 
+def cpu_seconds() -> float:
+    """This process's CPU time and its finished children's (an engine counts once it is closed)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def reviewed(variant, records, nodes):
+    """(entries, wall seconds, CPU seconds, the analyser) of one review of every record."""
     analyser = make_analyser(None, variant, nodes)
     analyser.verify()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     try:
         entries = [review_game(r, find_variant(variant), analyser) for r in records]
     finally:
         analyser.close()
-    return entries, time.perf_counter() - started, analyser
+    return entries, time.perf_counter() - started, cpu_seconds() - cpu, analyser
 
 
 def percentile(values, share):
@@ -68,9 +78,9 @@ def main() -> None:
     args = parser.parse_args()
     for variant in args.variants:
         records = games(variant, args.games, args.seed)
-        base, seconds, analyser = reviewed(variant, records, None)
+        base, seconds, cpu, analyser = reviewed(variant, records, None)
         nodes = analyser.nodes
-        more, more_seconds, stronger = reviewed(variant, records, nodes * args.factor)
+        more, more_seconds, _, stronger = reviewed(variant, records, nodes * args.factor)
         plies = [p for e in base for p in e["plies"]]
         deeper = [p for e in more for p in e["plies"]]
         positions = [(p["best"], q["best"], p["win_before"], q["win_before"])
@@ -83,8 +93,9 @@ def main() -> None:
         turns = [(e["turning_point"][s], f["turning_point"][s]) for e, f in zip(base, more) for s in ("white", "black")]
         print(f"{variant}: {len(records)} games ({' vs '.join(PLAYERS[variant])}, 4-ply openings), "
               f"{len(plies)} plies analysed by {analyser.label}")
-        print(f"  {seconds / len(plies):.4f} s per analysed ply at {nodes} nodes ({len(plies) / seconds:.1f} plies/s); "
-              f"{more_seconds / len(plies):.4f} s at {nodes * args.factor}")
+        print(f"  {seconds / len(plies):.4f} s per analysed ply at {nodes} nodes ({len(plies) / seconds:.1f} plies/s; "
+              f"CPU {cpu / len(plies):.4f} s per ply, the engine's included); {more_seconds / len(plies):.4f} s at "
+              f"{nodes * args.factor}; load average {os.getloadavg()[0]:.1f}")
         print(f"  at {args.factor}x nodes ({stronger.label}): best move changes in {best_changed}/{len(positions)} "
               f"positions ({100 * best_changed / len(positions):.1f} %), the evaluation changes side in {sides} "
               f"({100 * sides / len(positions):.1f} %), White's win % moves by median {statistics.median(shifts):.1f}, "
