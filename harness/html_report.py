@@ -28,7 +28,7 @@ import jinja2
 
 from .analysis.store import read_analyses
 from .analysis.text import accuracy_text, ply_text, turning_point_text
-from .records import start_state
+from .records import record_states
 from .report import HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line, table_rows
 from .results import RESULTS_FILE, outcome, read_records
 from .stats import wilson
@@ -56,20 +56,9 @@ def variant_of(name: Optional[str]):
 def positions(record: Dict[str, Any], variant) -> Tuple[List[Grid], str, Optional[str]]:
     """Every position of a recorded game (the start first), the colour that moved first
     ('white' or 'black'), and a note when the record's moves stop making sense (the positions
-    then end at the last one that could be reached). The one place a record meets the rules."""
-    state = start_state(record, variant)
-    first = str(variant.to_move(state)).lower()
-    grids = [variant.grid(state)]
-    for ply, name in enumerate(record.get("moves") or [], 1):
-        try:
-            move = variant.parse_move(name)
-        except (TypeError, ValueError):
-            move = None
-        if move is None or move not in variant.legal_moves(state):
-            return grids, first, f"ply {ply} ({name!r}) cannot be played here: the record is inconsistent"
-        state = variant.apply(state, move)
-        grids.append(variant.grid(state))
-    return grids, first, None
+    then end at the last one that could be reached), by `records.record_states`."""
+    states, _, problem = record_states(record, variant)
+    return [variant.grid(state) for state in states], str(variant.to_move(states[0])).lower(), problem
 
 
 def legend(variant) -> List[Tuple[str, str]]:

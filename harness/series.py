@@ -310,14 +310,15 @@ def _stop_pool(pool) -> None:
 
 @contextlib.contextmanager
 def worker_pool(jobs: int, tasks: int):
-    """A pool of `jobs` processes for `tasks` tasks, or None when one process is enough (run them
-    here). Its workers leave Ctrl-C to this process and die with it; when the block raises
-    (Ctrl-C included) the pool is stopped at once, else it is closed and joined."""
+    """`run(function, tasks)`, which yields function(task) for every task as each is done: in a
+    pool of `jobs` processes, or here when one process is enough. The pool's workers leave Ctrl-C
+    to this process and die with it; when the block raises (Ctrl-C included) the pool is stopped
+    at once, else it is closed and joined."""
     pool = None
     if jobs > 1 and tasks > 1:
         pool = multiprocessing.get_context("fork").Pool(min(jobs, tasks), initializer=_pool_init)
     try:
-        yield pool
+        yield (lambda function, items: pool.imap_unordered(function, items)) if pool else map
         if pool:
             pool.close()
             pool.join()
@@ -365,14 +366,11 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
     total = sum(plan.games for plan in plans)
     shown = Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
     try:
-        with worker_pool(jobs if executor is None else 1, len(tasks)) as pool:
+        with worker_pool(jobs if executor is None else 1, len(tasks)) as run:
             for k in range(len(plans)):
                 if not remaining[k]:
                     plan_done(k)
-            if executor is not None:
-                results = executor.run(run_game, tasks)
-            else:
-                results = pool.imap_unordered(run_game, tasks) if pool else map(run_game, tasks)
+            results = executor.run(run_game, tasks) if executor is not None else run(run_game, tasks)
             for k, record in results:
                 if "harness_error" in record:
                     raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")

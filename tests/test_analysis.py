@@ -166,7 +166,7 @@ def test_a_finished_game_scores_its_result_and_opening_plies_are_skipped():
 
 
 def test_a_record_whose_moves_do_not_replay_is_one_line():
-    with pytest.raises(ReviewError, match=r"game 7: ply 2 \('e2e3'\) cannot be played there"):
+    with pytest.raises(ReviewError, match=r"game 7: ply 2 \('e2e3'\) cannot be played here: the record is inconsistent"):
         review("nthu", ["c2c3", "e2e3"], nodes=200)
 
 
@@ -272,3 +272,12 @@ def test_missing_fairy_stockfish_names_how_to_install_it(tmp_path, capsys, monke
     path = write_results(str(tmp_path / "c"), "cs3243", {0: HANGS["cs3243"]})
     code, _, err = run_cli(["analyse", path], capsys)
     assert code == 2 and err.count("\n") == 1 and "not on PATH or in /usr/games" in err
+
+
+@pytest.mark.parametrize("variant", ["nthu", "congo"])
+def test_too_few_nodes_for_one_ply_get_more_not_a_false_mate(variant):
+    """5 nodes cannot finish the first ply from the start: the search is repeated with 10, 20, ...
+    nodes until it does, and the start scores near level, not as a lost game."""
+    analyser = make_analyser("ab,nodes=5", variant)
+    evaluation = analyser.evaluate(find_variant(variant).start())
+    assert evaluation.mate is None and abs(evaluation.cp) < 100 and evaluation.best is not None

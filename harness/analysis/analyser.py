@@ -7,7 +7,7 @@ positive when White mates; cp is None then), and the best move (a variant `Move`
 analyser names none). Searches report scores from the side to move: `from_mover` turns one into
 White's view.
 """
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Tuple
 
 from ..variants.base import Move
 
@@ -51,3 +51,37 @@ class Analyser:
 
     def close(self) -> None:
         """Stop whatever the analyser started (an engine process); safe to call twice."""
+
+
+class SearchAnalyser(Analyser):
+    """An analyser on one of our own searches (nthu's and congo's `ab`): `search(state, nodes)`
+    gives (move, score for the side to move, whether that score is a search's result: its first ply
+    finished, or a win found before searching); a score beyond
+    `mate_bound` is a won (lost) end `mate - |score|` plies away. A position whose first ply the
+    node count cannot finish is searched again with twice the nodes, up to `retries` times the
+    node count (then AnalyserError)."""
+
+    mate = 0
+    mate_bound = 0
+    retries = 64
+
+    def __init__(self, nodes: int):
+        self.nodes = nodes
+        self.label = f"ab,nodes={nodes}"
+
+    def search(self, state: Any, nodes: int) -> Tuple[Optional[Tuple[int, int]], int, bool]:
+        raise NotImplementedError
+
+    def evaluate(self, state: Any) -> Evaluation:
+        budget = self.nodes
+        while True:
+            move, score, finished = self.search(state, budget)
+            if move is not None and finished:
+                break
+            if budget >= self.nodes * self.retries:
+                raise AnalyserError(f"analyser '{self.label}': {budget} nodes do not finish one ply in {state}")
+            budget *= 2
+        best = Move(*move)
+        if abs(score) > self.mate_bound:
+            return from_mover(state.side, best, mate_plies=(self.mate - abs(score)) * (1 if score > 0 else -1))
+        return from_mover(state.side, best, cp=score)

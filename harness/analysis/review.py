@@ -13,7 +13,7 @@ The line: ``{"game", "variant", "analyser", "plies": [...], "accuracy": {"white"
 """
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..records import start_state
+from ..records import record_states
 from ..variants.base import Move
 from . import formulas
 from .analyser import AnalysisError, Analyser
@@ -29,21 +29,11 @@ def game_states(record: Dict[str, Any], variant) -> Tuple[List[Any], List[Move]]
     """Every state of a recorded game (the start first) and its moves; ReviewError naming the ply
     whose move cannot be played."""
     try:
-        state = start_state(record, variant)
+        states, moves, problem = record_states(record, variant)
     except ValueError as exc:
         raise ReviewError(f"game {record.get('game', '?')}: {exc}") from None
-    states, moves = [state], []
-    for ply, name in enumerate(record.get("moves") or [], 1):
-        try:
-            move = variant.parse_move(name)
-        except (TypeError, ValueError):
-            move = None
-        if move is None or move not in variant.legal_moves(state):
-            raise ReviewError(f"game {record.get('game', '?')}: ply {ply} ({name!r}) cannot be played "
-                              f"there: the record is inconsistent")
-        state = variant.apply(state, move)
-        states.append(state)
-        moves.append(move)
+    if problem is not None:
+        raise ReviewError(f"game {record.get('game', '?')}: {problem}")
     return states, moves
 
 

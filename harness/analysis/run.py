@@ -125,9 +125,8 @@ def analyse_games(games: List[Game], spec: Optional[str] = None, nodes: Optional
     shown = Progress(progress, len(games), len(games) - len(tasks), label, marks)
     handles = {path: open(analysis_path(path), "a", encoding="utf-8") for path in {t["results"] for t in tasks}}
     try:
-        with worker_pool(jobs, len(tasks)) as pool:
-            results = pool.imap_unordered(review_task, tasks) if pool else map(review_task, tasks)
-            for path, entry in results:
+        with worker_pool(jobs, len(tasks)) as run:
+            for path, entry in run(review_task, tasks):
                 if "error" in entry:
                     raise AnalysisError(f"{path}, game {entry['game']}: {entry['error']}")
                 append_record(handles[path], entry)
