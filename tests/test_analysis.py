@@ -4,6 +4,10 @@ and congo on our ab searches), the analysis.jsonl line, resume, every error path
 exit 2, and the review in replay and report.md."""
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -281,3 +285,37 @@ def test_too_few_nodes_for_one_ply_get_more_not_a_false_mate(variant):
     analyser = make_analyser("ab,nodes=5", variant)
     evaluation = analyser.evaluate(find_variant(variant).start())
     assert evaluation.mate is None and abs(evaluation.cp) < 100 and evaluation.best is not None
+
+
+def test_ctrl_c_stops_the_analysis_promptly_and_the_rest_resumes(tmp_path):
+    from harness.series import run_game
+    nthu = find_variant("nthu")
+    games = {}
+    for seed in range(4):
+        _, record = run_game({"plan": 0, "game": seed, "white": "random", "black": "random", "seed": seed,
+                              "variant": "nthu", "options": nthu.game_options(), "move_timeout": 10})
+        games[seed] = record["moves"]
+    path = write_results(str(tmp_path / "s"), "nthu", games)
+    command = [sys.executable, "-m", "harness", "analyse", path, "--jobs", "2", "--progress", "none"]
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen(command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(1.5)
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)           # a terminal's Ctrl-C: the whole group
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("still running 10 s after Ctrl-C")
+    assert time.monotonic() - sent < 10
+    analysis = tmp_path / "s" / "analysis.jsonl"
+    kept = [json.loads(line) for line in analysis.read_text().splitlines()] if analysis.exists() else []
+    if proc.returncode != 0:                      # 0: it finished before the signal landed
+        assert proc.returncode == 130, err
+        assert "interrupted: the games analysed so far are kept in analysis.jsonl" in err
+    finished = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    if kept:
+        assert f"resuming: {len(kept)} games already analysed with the same settings kept" in finished.stderr
+    assert sorted(read_analyses(path)) == list(range(4))

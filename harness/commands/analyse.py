@@ -9,7 +9,8 @@ from ..analysis.store import results_files
 from ..analysis.text import accuracy_text, turning_point_text
 from ..html_report import REPORT_HTML, write_report_html, write_series_html
 from ..results import SUMMARY_FILE, damage_notes, read_records_noting_damage, read_settings
-from .common import UsageError, add_analyser_options, add_progress_options, positive_int, progress_mode, whole_number
+from .common import (RESUME_HINT, UsageError, add_analyser_options, add_progress_options, positive_int, progress_mode,
+                     whole_number)
 
 
 def chosen_games(files, games):
@@ -58,6 +59,7 @@ def redraw_pages(path: str, files) -> list:
 def run(args) -> int:
     files = results_files(args.path)
     games = chosen_games(files, args.game or [])
+    RESUME_HINT[:] = ["the games analysed so far are kept in analysis.jsonl; run the same command to analyse the rest"]
     done = analyse_games(games, args.analyser, args.nodes, jobs=args.jobs or os.cpu_count() or 1,
                          progress=progress_mode(args))
     for path, record in games:
