@@ -423,9 +423,9 @@ def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "
 
 
 def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, str, Dict[str, Any]]],
-                           variant=None) -> str:
+                           variant=None, analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None) -> str:
     """The tournament's report.html: ratings, crosstable and every game, given as (pair label,
-    results file, record)."""
+    results file, record); `analyses`: the game reviews by results file, then game."""
     variant = variant or variant_of(report.get("settings", {}).get("variant"))
     order = [r["player"] for r in report["ratings"]]
     rows = []
@@ -437,7 +437,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
         rows.append({"player": a, "cells": cells, "total": f"{total:g}/{played}"})
     data = []
     for label, path, record in games:
-        game = game_data(label, record, variant, None, path)
+        game = game_data(label, record, variant, None, path, (analyses or {}).get(path, {}).get(record.get("game")))
         game["result"] = record.get("result")
         data.append(game)
     s = report["settings"]
@@ -456,8 +456,9 @@ def write_tournament_html(out: str, report: Dict[str, Any], games: Sequence[Tupl
                           variant=None) -> str:
     """Write OUT/report.html for a tournament; return its path."""
     path = os.path.join(out, REPORT_HTML)
+    analyses = {results: read_analyses(results) for _, results, _ in games}
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(render_tournament_html(report, games, variant))
+        handle.write(render_tournament_html(report, games, variant, analyses))
     return path
 
 
