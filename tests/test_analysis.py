@@ -319,3 +319,21 @@ def test_ctrl_c_stops_the_analysis_promptly_and_the_rest_resumes(tmp_path):
     if kept:
         assert f"resuming: {len(kept)} games already analysed with the same settings kept" in finished.stderr
     assert sorted(read_analyses(path)) == list(range(4))
+
+
+@pytest.mark.parametrize("variant", [pytest.param("cs3243", marks=needs_fsf), "nthu", "congo"])
+def test_a_position_gets_the_same_evaluation_whatever_was_analysed_before(variant):
+    """Each position is searched on its own: the positions of a game give the same evaluations
+    forwards and backwards (resuming, --game and --jobs cannot change an analysis)."""
+    v = find_variant(variant)
+    states, state = [], v.start()
+    for name in HANGS[variant][:3]:
+        states.append(state)
+        state = v.apply(state, v.parse_move(name))
+    analyser = make_analyser(None, variant, 800)
+    try:
+        forwards = [analyser.evaluate(s) for s in states]
+        backwards = [analyser.evaluate(s) for s in reversed(states)][::-1]
+    finally:
+        analyser.close()
+    assert forwards == backwards
