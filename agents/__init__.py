@@ -53,8 +53,7 @@ def make_analyser(variant: str, nodes=None):
     if variant not in ANALYSERS:
         raise AgentError(f"{variant} has no analyser on our own search")
     module_name, class_name = ANALYSERS[variant].split(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    return cls() if nodes is None else cls(nodes)
+    return getattr(importlib.import_module(module_name), class_name)(nodes)
 
 
 def make_uci(spec: str) -> Agent:

@@ -14,10 +14,7 @@ DEFAULT_NODES = 1500      # about 0.04 s a position on one core (docs/analysis.m
 
 
 class SearchAnalyser(Base):
-    mate, mate_bound = MATE, MATE_BOUND
-
-    def __init__(self, nodes: int = DEFAULT_NODES):
-        super().__init__(nodes)
+    mate, mate_bound, default_nodes = MATE, MATE_BOUND, DEFAULT_NODES
 
     def search(self, state, nodes):
         engine = Engine(state.promotion, nodes, contempt=0)

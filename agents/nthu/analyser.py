@@ -15,10 +15,7 @@ DEFAULT_NODES = 3000      # about 0.04 s a position on one core (docs/analysis.m
 
 
 class SearchAnalyser(Base):
-    mate, mate_bound = MATE, MATE_BOUND
-
-    def __init__(self, nodes: int = DEFAULT_NODES):
-        super().__init__(nodes)
+    mate, mate_bound, default_nodes = MATE, MATE_BOUND, DEFAULT_NODES
 
     def search(self, state, nodes):
         move, score, depth = Search().best_move(state.board, state.side, state.plies, max_nodes=nodes,

@@ -64,10 +64,11 @@ class SearchAnalyser(Analyser):
     mate = 0
     mate_bound = 0
     retries = 64
+    default_nodes = 1000
 
-    def __init__(self, nodes: int):
-        self.nodes = nodes
-        self.label = f"ab,nodes={nodes}"
+    def __init__(self, nodes: Optional[int] = None):
+        self.nodes = self.default_nodes if nodes is None else nodes
+        self.label = f"ab,nodes={self.nodes}"
 
     def search(self, state: Any, nodes: int) -> Tuple[Optional[Tuple[int, int]], int, bool]:
         raise NotImplementedError
