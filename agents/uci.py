@@ -7,7 +7,8 @@ engines). With no limit given the engine searches ``nodes=1000``; with both, whi
 first. ``timeout`` is the most seconds the agent waits for one answer (default: 30 s for a
 node limit, ``2 * movetime + 5 s`` for a time limit).
 
-Protocol. The engine process is started on the first move of a game and stopped by close(),
+The engine starts with `harness.untrusted_env`'s environment, nothing of the grader's (an engine
+may be a student's program). Protocol. The engine process is started on the first move of a game and stopped by close(),
 which the game's runner calls when the game is over: one engine process per game (an agent
 reused for another game after close() starts a new process). At start:
 ``uci`` (wait for ``uciok``), ``setoption name VariantPath value <harness/cs3243.ini>``,
@@ -37,6 +38,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -46,6 +48,7 @@ from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_co
 from harness.variants.cs3243.rules import RULES
 
 from harness.agent import Agent, AgentError, AgentTimeout
+from harness.untrusted_env import untrusted_env
 
 DEFAULT_NODES = 1000
 HANDSHAKE_TIMEOUT = 10.0     # seconds for uciok / readyok
@@ -92,7 +95,7 @@ class UciAgent(Agent):
         try:
             self.proc = subprocess.Popen(
                 self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, bufsize=1, start_new_session=True)
+                text=True, bufsize=1, env=untrusted_env(tempfile.gettempdir()), start_new_session=True)
         except OSError as exc:
             raise UciError(f"cannot start engine '{self.path}': {exc.strerror or exc}") from None
         self._lines = queue.Queue()
