@@ -5,8 +5,10 @@ and two candidates; every results.json is checked against Gradescope's format.""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -219,7 +221,8 @@ def test_run_autograder_writes_results_when_its_python_cannot_run(bundles, tmp_p
     root = unpack(bundles["one"], tmp_path, {"AB.py": AB.read_text()})
     results = run_autograder(root, python=str(tmp_path / "no-python"))
     assert results["score"] == 0 and [t["name"] for t in results["tests"]] == [ERROR_TEST]
-    assert "its program stopped (exit status 127) before writing the results" in results["output"]
+    assert results["output"].startswith("The autograder could not grade this submission: the autograder's program "
+                                        "stopped (exit status 127) before writing the results.")
 
 
 # ----------------------------------------------------------------------------- the parts
@@ -303,3 +306,41 @@ def test_the_run_autograder_script_is_sh_and_exits_0(bundles, tmp_path):
     assert "python3 -m venv venv" in setup and "-r requirements.txt" in setup
     assert subprocess.run(["sh", "-n", "-c", script]).returncode == 0
     assert subprocess.run(["bash", "-n", "-c", setup]).returncode == 0
+
+
+def test_with_both_colours_a_test_counts_both_and_names_the_colour_of_a_game_not_won(tmp_path):
+    results = str(tmp_path / "results.jsonl")
+    black_win = record(1, "black", ["d1d2", "d5d4"])
+    black_win["think"]["black"] = black_win["think"].pop("white")
+    black_win["think"]["white"] = {"total": 0, "max": 0, "moves": 0, "seconds": []}
+    games = [(record(0, "draw", ["d1d2"]), "white", results), (black_win, "black", results)]
+    settings = Settings.for_variant(find_variant("cs3243"), opponents=["dummy"], colour="both")
+    test = opponent_test("dummy", games, 1.0, 100, settings, False, TurningPoints())
+    lines = test["output"].splitlines()
+    assert lines[:3] == ["2 games, half with each colour: won 1, drawn 1, lost 0.",
+                         "Not lost 2/2 (95 % CI 34.2-100 %); the course's pass mark is 100 % not lost: met.",
+                         "Points: 100 of 100: the pass mark is met."]
+    assert lines[5:7] == ["Games not won (1):", "- game 0 (seed 0, as White): drawn by max_plies after 1 plies."]
+
+
+def test_a_sigterm_mid_game_still_writes_results(bundles, tmp_path):
+    """A Gradescope timeout stops the Python part: it writes its results.json, stopped, at once."""
+    slow = ("import time\ncalls = []\ndef studentAgent(board):\n    calls.append(1)\n"
+            "    time.sleep(0 if len(calls) == 1 else 20)\n    return (('d', 1), ('d', 2))\n")
+    root = unpack(bundles["one"], tmp_path, {"AB.py": slow})     # the check's one call is quick
+    env = {"PATH": os.environ["PATH"]}
+    proc = subprocess.Popen([sys.executable, "-m", "harness.gradescope.autograder", str(root)], cwd=root / "source",
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (root / "work" / "games" / "dummy" / "series.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1)                      # into its second move's 20 s
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        proc.kill()
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert problems(results) == [] and [t["name"] for t in results["tests"]] == [ERROR_TEST]
+    assert results["output"].startswith("The autograder could not grade this submission: the grading was stopped "
+                                        "before it ended.")

@@ -27,6 +27,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import sys
 import time
@@ -36,7 +37,7 @@ from typing import Dict, List, Optional, Tuple
 from .. import box as boxing
 from .. import stats
 from ..check import check_file, format_problem
-from ..report import interval_text, plan_report
+from ..report import interval_text, plan_report, settings_line
 from ..results import outcome, side_summary, write_json
 from ..series import run_plans
 from ..variants import find_variant
@@ -165,8 +166,8 @@ def opponent_test(name: str, games: List[Tuple[dict, str, str]], mark: Optional[
         why = "points x not-lost rate" + ("" if settings.partial else f" ({name} has no pass mark)")
     else:
         score, why = (points, "the pass mark is met") if met else (0.0, "the pass mark is not met")
-    as_what = {"white": "as White", "black": "as Black", "both": "half with each colour"}[settings.colour]
-    per = f"{s['games']} game{'' if s['games'] == 1 else 's'} {as_what}"
+    as_what = {"white": " as White", "black": " as Black", "both": ", half with each colour"}[settings.colour]
+    per = f"{s['games']} game{'' if s['games'] == 1 else 's'}{as_what}"
     judged = (f"the course's pass mark is {100 * mark:g} % not lost: {'met' if met else 'not met'}" if mark is not None
               else f"the course sets no pass mark for {name}")
     median = s["move_seconds"]["median"]
@@ -202,14 +203,6 @@ def leaderboard(games: List[Tuple[dict, str, str]]) -> List[dict]:
 
 
 # ----------------------------------------------------------------------------- one submission
-
-
-def settings_line(settings: Settings) -> str:
-    colour = {"white": "as White", "black": "as Black", "both": "half with each colour"}[settings.colour]
-    clock = f", {settings.game_time:g} s of thinking per game" if settings.game_time else ""
-    return (f"Games: {settings.games} against each of {', '.join(settings.opponents)}, {colour}, from the "
-            f"start position (seeds {settings.seed}..{settings.seed + settings.games - 1}){clock}, "
-            f"{settings.move_timeout:g} s per move at most.")
 
 
 def grade(root: str, settings: Settings, say=print) -> dict:
@@ -252,7 +245,8 @@ def grade(root: str, settings: Settings, say=print) -> dict:
                             not accepted, turning_points) for name in settings.opponents]
     total = round(sum(t["score"] for t in tests), 2)
     summary = [note, f"Course check: {'accepted' if accepted else 'REJECTED: the course scores this file 0'}.",
-               settings_line(settings),
+               settings_line({"settings": {"games": settings.games, "seed": settings.seed,
+                                           "move_timeout": settings.move_timeout, "game_time": settings.game_time}}),
                f"Score: {total:g} of {settings.points:g} (" +
                ", ".join(f"{t['name']} {t['score']:g}/{t['max_score']:g}" for t in tests[1:]) + ")."]
     say("\n".join(summary[1:]))
@@ -304,6 +298,10 @@ def write_results(root: str, results: dict) -> str:
     return path
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Grade ROOT's submission; results.json is written whatever happens. Exit status 0 unless
     results.json could not be written (run_autograder then writes its own)."""
@@ -311,6 +309,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     root = argv[0] if argv else os.environ.get(ROOT_ENV) or DEFAULT_ROOT
     started = time.monotonic()
     settings = None
+    signal.signal(signal.SIGTERM, _stop)     # a timeout's SIGTERM still writes results.json
     try:
         settings = load_settings(os.path.join(root, "source", SETTINGS_FILE))
         results = grade(root, settings)

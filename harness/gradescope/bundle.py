@@ -55,12 +55,12 @@ venv/bin/python -c 'import harness.gradescope.autograder'
 echo "setup.sh: ready ($(venv/bin/python -V 2>&1); bwrap $(command -v bwrap || echo missing))"
 """
 
-_STOPPED = "its program stopped (exit status $status) before writing the results"
+_STOPPED = "the autograder's program stopped (exit status $status) before writing the results"
 FALLBACK = json.dumps({      # run_autograder's own results.json ($status filled in by the shell)
     "score": 0, "output_format": "text",
     "output": f"The autograder could not grade this submission: {_STOPPED}. {RESUBMIT}",
     "tests": [{"name": "autograder error", "score": 0, "max_score": 0, "status": "failed", "visibility": "visible",
-               "output": f"The autograder's program stopped: {_STOPPED}."}]})
+               "output": f"{_STOPPED.capitalize()}."}]})
 
 RUN_AUTOGRADER = f"""#!/bin/sh
 # Gradescope runs this for every submission (from /autograder). The work is done in Python
