@@ -47,7 +47,9 @@ def run(args) -> int:
     print(f"each submission: the course's check, then {settings.games} game{'s' if settings.games > 1 else ''} "
           f"against each of {', '.join(f'{name} ({value:g} points)' for name, value in points.items())}, "
           f"{colour}{clock}; {scoring}")
-    print("upload it as the assignment's autograder (Configure Autograder, base image Ubuntu 24.04); see docs/grading.md")
+    print("upload it as the assignment's autograder (Configure Autograder, base image Ubuntu 24.04); in its Autograder "
+          f"Settings give it 1 CPU or more, memory above {settings.memory_mb} MiB and a timeout that covers "
+          f"{len(settings.opponents) * settings.games * len(settings.colours)} games; see docs/grading.md")
     return 0
 
 
