@@ -156,25 +156,34 @@ def test_a_file_the_course_rejects_scores_0_and_the_output_says_why(bundles, tmp
         "AB.py: rejected: the course scores this file 0. Every problem, one per line:",
         f"AB.py:{line}: contains the word 'print' (the course rejects print, raise, stdout, exception anywhere, "
         f"comments included)"]
-    games = results["tests"][1]["output"].splitlines()
-    assert games[0] == "1 game as White: won 1, drawn 0, lost 0."      # played, shown, not scored
-    assert games[2] == "Points: 0 of 100: the course's check rejects the file (see the first test), so it scores 0."
-    assert "Course check: REJECTED: the course scores this file 0." in results["output"].splitlines()
+    assert results["tests"][1]["output"] == ("Not played: the course's check rejects the file, so it scores 0 "
+                                             "(see the first test).")
+    assert results["output"].splitlines() == ["Graded AB.py.", "Course check: REJECTED: the course scores this file 0.",
+                                              "Score: 0 of 100."]
+    assert "leaderboard" not in results and not (tmp_path / "work" / "games").exists()
 
 
-def test_a_crashing_file_loses_its_games_with_the_error_and_moves(bundles, tmp_path):
+def test_a_crashing_file_is_rejected_with_the_error(bundles, tmp_path):
     results = run_autograder(unpack(bundles["two"], tmp_path, {"AB.py": CRASHES}))
     assert results["score"] == 0
-    assert names_and_scores(results)[0] == (CHECK_TEST, 0, 0, "failed")
+    assert names_and_scores(results) == [(CHECK_TEST, 0, 0, "failed"), ("dummy", 0.0, 50.0, "failed"),
+                                         ("random", 0.0, 50.0, "failed")]
     assert results["tests"][0]["output"].splitlines()[1] == (
         "AB.py:2: studentAgent fails on the start board: ZeroDivisionError: integer division or modulo by zero "
         "(AB.py line 2)")
+
+
+def test_a_file_that_fails_in_its_games_loses_them_with_the_error_and_moves(bundles, tmp_path):
+    later = ("calls = []\ndef studentAgent(gameboard):\n    calls.append(1)\n"
+             "    return (('d', 1), ('d', 2)) if len(calls) == 1 else 1 // 0\n")   # the check's one call passes
+    results = run_autograder(unpack(bundles["two"], tmp_path, {"AB.py": later}))
+    assert results["score"] == 0 and names_and_scores(results)[0] == (CHECK_TEST, 0, 0, "passed")
     for test in results["tests"][1:]:
-        assert test["output"].splitlines()[-4:] == [
-            "Games not won (1):",
-            "- game 0 (seed 0): lost by crash after 0 plies.",
-            "  White: ZeroDivisionError: integer division or modulo by zero (AB.py line 2)",
-            "  moves: (none)"]
+        lines = test["output"].splitlines()
+        assert lines[2] == "Points: 0 of 50: the pass mark is not met."
+        assert lines[-4:-1] == ["Games not won (1):", "- game 0 (seed 0): lost by crash after 2 plies.",
+                                "  White: ZeroDivisionError: integer division or modulo by zero (AB.py line 4)"]
+        assert lines[-1].startswith("  moves: 1. d1d2 ") and len(lines[-1].split()) == 4
     assert results["leaderboard"][0] == {"name": "Score %", "value": 0.0}
 
 
@@ -256,7 +265,7 @@ def test_an_opponents_test_all_or_nothing_or_partial_with_games_not_won(tmp_path
     games.append((record(3, "black", ["d1d2", "d5d4", "c0f3", "e6e5"], (0.1, 0.3)), "white", results))
     variant = find_variant("cs3243")
     strict = Settings.for_variant(variant, opponents=["greedy"], points=20)
-    test = opponent_test("greedy", games, 0.9, 20, strict, False, TurningPoints())
+    test = opponent_test("greedy", games, 0.9, 20, strict, TurningPoints())
     assert (test["score"], test["status"]) == (0.0, "failed")
     lines = test["output"].splitlines()
     assert lines[:3] == ["4 games as White: won 3, drawn 0, lost 1.",
@@ -267,7 +276,7 @@ def test_an_opponents_test_all_or_nothing_or_partial_with_games_not_won(tmp_path
                          "  moves: 1. d1d2 d5d4 2. c0f3 e6e5",
                          "  turning point: ply 3, White c0f3 (best e0d1), win 45 % -> 3 %"]
     partial = Settings.for_variant(variant, opponents=["greedy"], points=20, partial=True)
-    test = opponent_test("greedy", games, 0.9, 20, partial, False, TurningPoints())
+    test = opponent_test("greedy", games, 0.9, 20, partial, TurningPoints())
     assert (test["score"], test["output"].splitlines()[2]) == (15.0, "Points: 15 of 20: points x not-lost rate.")
 
 
@@ -315,7 +324,7 @@ def test_with_both_colours_a_test_counts_both_and_names_the_colour_of_a_game_not
     black_win["think"]["white"] = {"total": 0, "max": 0, "moves": 0, "seconds": []}
     games = [(record(0, "draw", ["d1d2"]), "white", results), (black_win, "black", results)]
     settings = Settings.for_variant(find_variant("cs3243"), opponents=["dummy"], colour="both")
-    test = opponent_test("dummy", games, 1.0, 100, settings, False, TurningPoints())
+    test = opponent_test("dummy", games, 1.0, 100, settings, TurningPoints())
     lines = test["output"].splitlines()
     assert lines[:3] == ["2 games, half with each colour: won 1, drawn 1, lost 0.",
                          "Not lost 2/2 (95 % CI 34.2-100 %); the course's pass mark is 100 % not lost: met.",
@@ -325,8 +334,8 @@ def test_with_both_colours_a_test_counts_both_and_names_the_colour_of_a_game_not
 
 def test_a_sigterm_mid_game_still_writes_results(bundles, tmp_path):
     """A Gradescope timeout stops the Python part: it writes its results.json, stopped, at once."""
-    slow = ("import time\ncalls = []\ndef studentAgent(board):\n    calls.append(1)\n"
-            "    time.sleep(0 if len(calls) == 1 else 20)\n    return (('d', 1), ('d', 2))\n")
+    slow = ("calls = []\ndef studentAgent(board):\n    calls.append(1)\n"
+            "    while len(calls) > 1:\n        pass\n    return (('d', 1), ('d', 2))\n")
     root = unpack(bundles["one"], tmp_path, {"AB.py": slow})     # the check's one call is quick
     env = {"PATH": os.environ["PATH"]}
     proc = subprocess.Popen([sys.executable, "-m", "harness.gradescope.autograder", str(root)], cwd=root / "source",
@@ -335,7 +344,7 @@ def test_a_sigterm_mid_game_still_writes_results(bundles, tmp_path):
         deadline = time.monotonic() + 60
         while not (root / "work" / "games" / "dummy" / "series.json").exists() and time.monotonic() < deadline:
             time.sleep(0.1)
-        time.sleep(1)                      # into its second move's 20 s
+        time.sleep(1)                      # into its second move, which never ends
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     finally:

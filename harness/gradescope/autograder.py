@@ -9,8 +9,8 @@ settings (gradescope.json):
    and an output naming what was found. The submission's folder is copied to ROOT/work, readable
    by the box's own user, and graded there.
 2. The first test, "accepted by the course's checks" (`harness.check`, in the box): the problems
-   one per line. A file the course rejects scores 0 overall; its games are still played, so the
-   student sees what it does.
+   one per line. A file the course rejects scores 0 overall and its games are not played (they
+   could not change the score, and a file that hangs would spend Gradescope's time limit).
 3. One test per opponent (`harness.report`'s plans, `harness.series`, the box, the course's
    clock): W/D/L, the pass mark, the 95 % interval of the not-lost rate, and each game not won
    with its moves and, where an analysis is available, its turning point. Its score: the
@@ -153,15 +153,13 @@ def game_lines(record: dict, colour: str, both: bool, turning_point: Optional[st
 
 
 def opponent_test(name: str, games: List[Tuple[dict, str, str]], mark: Optional[float], points: float,
-                  settings: Settings, rejected: bool, turning_points: TurningPoints) -> dict:
+                  settings: Settings, turning_points: TurningPoints) -> dict:
     """The test of one opponent over its games [(record, the student's colour, results path)]."""
     records, colours = [g[0] for g in games], [g[1] for g in games]
     s = side_summary(records, colours)
     not_lost, rate = s["wins"] + s["draws"], s["not_lost_rate"]
     met = mark is not None and s["games"] > 0 and rate >= mark
-    if rejected:
-        score, why = 0.0, "the course's check rejects the file (see the first test), so it scores 0"
-    elif settings.partial or mark is None:
+    if settings.partial or mark is None:
         score = round(points * rate, 2)
         why = "points x not-lost rate" + ("" if settings.partial else f" ({name} has no pass mark)")
     else:
@@ -185,7 +183,7 @@ def opponent_test(name: str, games: List[Tuple[dict, str, str]], mark: Optional[
                                 turning_points.line(path, record["game"], colour))
         if len(lost) > GAMES_LISTED:
             lines.append(f"... and {len(lost) - GAMES_LISTED} more games not won.")
-    passed = not rejected and (met or (mark is None and s["games"] > 0 and rate == 1))
+    passed = met or (mark is None and s["games"] > 0 and rate == 1)
     return _test(name, score, points, "\n".join(lines), settings.visibility, "passed" if passed else "failed")
 
 
@@ -214,10 +212,7 @@ def grade(root: str, settings: Settings, say=print) -> dict:
     found, note = find_submission(os.path.join(root, "submission"))
     say(note)
     if found is None:
-        tests = [check_test(False, [note], settings.visibility)]
-        tests += [_test(name, 0.0, value, "Not played: there is no file to play.", settings.visibility, "failed")
-                  for name, value in points.items()]
-        return _results(0.0, [note, f"Score: 0 of {settings.points:g}."], tests, [], settings)
+        return _not_played(note, [note], "there is no file to play", settings)
     copy_submission(os.path.join(root, "submission"), os.path.join(work, "submission"))
     path = os.path.join(work, "submission", found)
     box = boxing.BoxSettings(memory_mb=settings.memory_mb)
@@ -231,6 +226,9 @@ def grade(root: str, settings: Settings, say=print) -> dict:
         check_lines = ([f"{found}: rejected: the course scores this file 0. Every problem, one per line:"] +
                        [format_problem(found, p) for p in problems] + [format_problem(found, w, "warning") for w in warnings])
     say("\n".join(check_lines))
+    if not accepted:
+        return _not_played(note, check_lines, "the course's check rejects the file, so it scores 0 (see the first "
+                                              "test)", settings)
     variant = find_variant(settings.variant)
     laid_out = plan_report(path, settings.opponents, settings.colours, settings.games, os.path.join(work, "games"),
                            seed=settings.seed, move_timeout=settings.move_timeout, game_time=settings.game_time,
@@ -242,9 +240,9 @@ def grade(root: str, settings: Settings, say=print) -> dict:
     turning_points = TurningPoints()
     tests = [check_test(accepted, check_lines, settings.visibility)]
     tests += [opponent_test(name, by_opponent[name], variant.pass_marks.get(name), points[name], settings,
-                            not accepted, turning_points) for name in settings.opponents]
+                            turning_points) for name in settings.opponents]
     total = round(sum(t["score"] for t in tests), 2)
-    summary = [note, f"Course check: {'accepted' if accepted else 'REJECTED: the course scores this file 0'}.",
+    summary = [note, "Course check: accepted.",
                settings_line({"settings": {"games": settings.games, "seed": settings.seed,
                                            "move_timeout": settings.move_timeout, "game_time": settings.game_time}}),
                f"Score: {total:g} of {settings.points:g} (" +
@@ -252,6 +250,15 @@ def grade(root: str, settings: Settings, say=print) -> dict:
     say("\n".join(summary[1:]))
     return _results(total, summary, tests, leaderboard([g for name in settings.opponents for g in by_opponent[name]]),
                     settings)
+
+
+def _not_played(note: str, check_lines: List[str], why: str, settings: Settings) -> dict:
+    """Score 0: the check's test fails with `check_lines`, no game is played."""
+    tests = [check_test(False, check_lines, settings.visibility)]
+    tests += [_test(name, 0.0, value, f"Not played: {why}.", settings.visibility, "failed")
+              for name, value in settings.opponent_points().items()]
+    summary = [note] + ([] if check_lines == [note] else ["Course check: REJECTED: the course scores this file 0."])
+    return _results(0.0, summary + [f"Score: 0 of {settings.points:g}."], tests, [], settings)
 
 
 def _results(score: float, summary: List[str], tests: List[dict], board: List[dict], settings: Settings) -> dict:
