@@ -202,7 +202,7 @@ def table_rows(report: dict) -> List[Tuple[str, ...]]:
     return rows
 
 
-def _interval(count: int, games: int, interval, verb: str) -> str:
+def interval_text(count: int, games: int, interval, verb: str) -> str:
     """'won 50/50 (95 % CI 92.9-100 %)'."""
     if not games or not interval:
         return f"{verb} 0/0"
@@ -221,8 +221,8 @@ def statistics_rows(report: dict) -> List[Tuple[str, ...]]:
             elo += " +/- " + stats.format_elo(margin).lstrip("+")
         rows.append((
             e["opponent"], e["colour"],
-            _interval(e["wins"], e["games"], e.get("win_wilson95"), "won"),
-            _interval(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
+            interval_text(e["wins"], e["games"], e.get("win_wilson95"), "won"),
+            interval_text(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
             _percent(e["pass_mark"]), "-" if e.get("score") is None else f"{e['score']:.3f}", elo,
             "-" if e.get("los") is None else f"{100 * e['los']:.1f}",
         ))

@@ -12,7 +12,8 @@ lines before it.
 Failures: the engine cannot be started, exits, or closes its output -> `UciError` (one line,
 with the last lines it wrote to stderr); no ``uciok``/``readyok``/``bestmove`` within the
 deadline -> `AgentTimeout` (the process, started in its own session, is killed with its
-children).
+children). The engine starts with `harness.untrusted_env`'s environment, nothing of the
+grader's (an engine may be a student's program).
 """
 import os
 import queue
@@ -21,12 +22,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .agent import AgentTimeout
+from .untrusted_env import untrusted_env
 from .variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME
 
 HANDSHAKE_TIMEOUT = 10.0     # seconds for uciok / readyok
@@ -109,7 +112,7 @@ class UciEngine:
         try:
             self.proc = subprocess.Popen(
                 self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, bufsize=1, start_new_session=True)
+                text=True, bufsize=1, env=untrusted_env(tempfile.gettempdir()), start_new_session=True)
         except OSError as exc:
             raise UciError(f"cannot start engine '{self.path}': {exc.strerror or exc}") from None
         self._lines = queue.Queue()
