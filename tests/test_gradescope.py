@@ -17,14 +17,16 @@ from cli_run import run_cli
 from gradescope_schema import problems
 
 from harness.gradescope import PYTHON_ENV, ROOT_ENV, SETTINGS_FILE, Settings, SettingsError
-from harness.gradescope.autograder import CHECK_TEST, ERROR_TEST, find_submission, numbered_moves, opponent_test
+from harness.gradescope.autograder import (CHECK_TEST, ERROR_TEST, find_submission, numbered_moves, opponent_test,
+                                          turning_point)
 from harness.gradescope.bundle import toolkit_files
-from harness.gradescope.turning_points import ANALYSIS_FILE, TurningPoints
+from harness.uci import find_engine
 from harness.variants import find_variant
 
 REPO = Path(__file__).resolve().parent.parent
 AB = REPO / "AB.py"
 CRASHES = "def studentAgent(gameboard):\n    return 1 // 0\n"
+ENGINE = find_engine("fairy-stockfish")      # the review of games not won needs it
 
 
 def build(tmp_path_factory, capsys, *options):
@@ -92,7 +94,7 @@ def test_the_bundle_holds_what_gradescope_runs_and_the_toolkit(bundles):
     assert requirements == (REPO / "requirements.txt").read_text()
     assert settings == {"variant": "cs3243", "games": 1, "opponents": ["dummy", "random"], "colour": "white",
                         "game_time": 30.0, "move_timeout": 30.0, "points": 100.0, "partial": False,
-                        "visibility": "visible", "seed": 0, "memory_mb": 2048, "jobs": 1}
+                        "visibility": "visible", "seed": 0, "memory_mb": 2048, "jobs": 1, "review": True}
 
 
 def test_the_same_settings_give_the_same_bytes_and_the_command_says_what_it_wrote(tmp_path_factory, capsys):
@@ -181,6 +183,9 @@ def test_a_file_that_fails_in_its_games_loses_them_with_the_error_and_moves(bund
     for test in results["tests"][1:]:
         lines = test["output"].splitlines()
         assert lines[2] == "Points: 0 of 50: the pass mark is not met."
+        if ENGINE:          # the game was reviewed: White's one move is its turning point
+            assert lines[-1].startswith("  turning point: ply 1, White d1d2")
+            lines = lines[:-1]
         assert lines[-4:-1] == ["Games not won (1):", "- game 0 (seed 0): lost by crash after 2 plies.",
                                 "  White: ZeroDivisionError: integer division or modulo by zero (AB.py line 4)"]
         assert lines[-1].startswith("  moves: 1. d1d2 ") and len(lines[-1].split()) == 4
@@ -255,17 +260,18 @@ def record(game, result, moves, seconds=(0.1,), error=None):
                       "black": {"total": 0, "max": 0, "moves": 0, "seconds": []}}}
 
 
+REVIEW = {"game": 3, "turning_point": {"white": 3, "black": None},
+          "plies": [{"ply": 3, "colour": "white", "move": "c0f3", "best": "e0d1", "win_before": 45.2,
+                     "win_after": 3.1, "judgement": "blunder"}]}
+
+
 def test_an_opponents_test_all_or_nothing_or_partial_with_games_not_won(tmp_path):
     results = str(tmp_path / "results.jsonl")
-    (tmp_path / ANALYSIS_FILE).write_text(json.dumps({
-        "game": 3, "turning_point": {"white": 3, "black": None},
-        "plies": [{"ply": 3, "colour": "white", "move": "c0f3", "best": "e0d1", "win_before": 45.2,
-                   "win_after": 3.1}]}) + "\n{half a line")
     games = [(record(i, "white", ["d1d2"]), "white", results) for i in range(3)]
     games.append((record(3, "black", ["d1d2", "d5d4", "c0f3", "e6e5"], (0.1, 0.3)), "white", results))
     variant = find_variant("cs3243")
     strict = Settings.for_variant(variant, opponents=["greedy"], points=20)
-    test = opponent_test("greedy", games, 0.9, 20, strict, TurningPoints())
+    test = opponent_test("greedy", games, 0.9, 20, strict, {results: {3: REVIEW}})
     assert (test["score"], test["status"]) == (0.0, "failed")
     lines = test["output"].splitlines()
     assert lines[:3] == ["4 games as White: won 3, drawn 0, lost 1.",
@@ -274,22 +280,21 @@ def test_an_opponents_test_all_or_nothing_or_partial_with_games_not_won(tmp_path
     assert lines[3] == "Thinking: median 0.100 s per move; longest game 0.4 s (the course allows 30 s per game)."
     assert lines[5:] == ["Games not won (1):", "- game 3 (seed 3): lost by king_capture after 4 plies.",
                          "  moves: 1. d1d2 d5d4 2. c0f3 e6e5",
-                         "  turning point: ply 3, White c0f3 (best e0d1), win 45 % -> 3 %"]
+                         "  turning point: ply 3, White c0f3?? (best e0d1), win 45 % -> 3 %"]
     partial = Settings.for_variant(variant, opponents=["greedy"], points=20, partial=True)
-    test = opponent_test("greedy", games, 0.9, 20, partial, TurningPoints())
+    test = opponent_test("greedy", games, 0.9, 20, partial, {})
     assert (test["score"], test["output"].splitlines()[2]) == (15.0, "Points: 15 of 20: points x not-lost rate.")
+    assert "turning point" not in test["output"]
 
 
-def test_turning_points_need_an_analysis(tmp_path):
-    points = TurningPoints()
-    assert points.line(str(tmp_path / "results.jsonl"), 0, "white") is None
-    (tmp_path / ANALYSIS_FILE).write_text(json.dumps({
-        "game": 0, "turning_point": {"white": None, "black": 2},
-        "plies": [{"ply": 2, "colour": "black", "move": "d5d4", "best": None, "win_before": 40, "win_after": 90}]}))
-    fresh = TurningPoints()
-    assert fresh.line(str(tmp_path / "results.jsonl"), 0, "white") is None
-    assert fresh.line(str(tmp_path / "results.jsonl"), 0, "black") == "turning point: ply 2, Black d5d4, win 60 % -> 10 %"
-    assert fresh.line(str(tmp_path / "results.jsonl"), 1, "black") is None
+def test_a_turning_point_needs_a_review_of_the_game():
+    game = record(3, "black", ["d1d2", "d5d4", "c0f3", "e6e5"])
+    assert turning_point({}, "r.jsonl", game, "white") is None
+    assert turning_point({"r.jsonl": {4: REVIEW}}, "r.jsonl", game, "white") is None
+    assert turning_point({"r.jsonl": {3: REVIEW}}, "r.jsonl", game, "white") == (
+        "turning point: ply 3, White c0f3?? (best e0d1), win 45 % -> 3 %")
+    assert turning_point({"r.jsonl": {3: REVIEW}}, "r.jsonl", game, "black") == (
+        "turning point: none (Black's win % never dropped with its own move)")
 
 
 def test_moves_are_numbered_and_long_games_cut():
@@ -324,7 +329,7 @@ def test_with_both_colours_a_test_counts_both_and_names_the_colour_of_a_game_not
     black_win["think"]["white"] = {"total": 0, "max": 0, "moves": 0, "seconds": []}
     games = [(record(0, "draw", ["d1d2"]), "white", results), (black_win, "black", results)]
     settings = Settings.for_variant(find_variant("cs3243"), opponents=["dummy"], colour="both")
-    test = opponent_test("dummy", games, 1.0, 100, settings, TurningPoints())
+    test = opponent_test("dummy", games, 1.0, 100, settings, {})
     lines = test["output"].splitlines()
     assert lines[:3] == ["2 games, half with each colour: won 1, drawn 1, lost 0.",
                          "Not lost 2/2 (95 % CI 34.2-100 %); the course's pass mark is 100 % not lost: met.",

@@ -34,7 +34,8 @@ def run(args) -> int:
         settings = Settings.for_variant(variant, games=args.games, opponents=args.opponents, colour=args.colour,
                                         game_time=args.game_time, move_timeout=args.move_timeout,
                                         points=args.points, partial=args.partial, visibility=args.visibility,
-                                        seed=args.seed, memory_mb=args.memory_mb, jobs=args.jobs)
+                                        seed=args.seed, memory_mb=args.memory_mb, jobs=args.jobs,
+                                        review=not args.no_review)
         entries, size = build_bundle(args.out, settings)
     except (SettingsError, BundleError) as exc:
         raise UsageError(str(exc)) from None
@@ -81,4 +82,7 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="games played at once on Gradescope (default 1: more than the container's cores would "
                         "count waiting as thinking)")
+    p.add_argument("--no-review", action="store_true",
+                   help="do not review the games not won (by default each one the output lists gets its "
+                        "turning point from Fairy-Stockfish, which setup.sh installs)")
     p.set_defaults(run=run)

@@ -48,6 +48,7 @@ class Settings:
     seed: int = 0
     memory_mb: int = BoxSettings.memory_mb
     jobs: int = 1
+    review: bool = True              # the games not won are reviewed (their turning points shown)
 
     def __post_init__(self):
         problems = []
@@ -67,8 +68,9 @@ class Settings:
             problems.append(f"colour must be one of {', '.join(COLOURS)}, not {self.colour!r}")
         if self.visibility not in VISIBILITIES:
             problems.append(f"visibility must be one of {', '.join(VISIBILITIES)}, not {self.visibility!r}")
-        if type(self.partial) is not bool:
-            problems.append(f"partial must be true or false, not {self.partial!r}")
+        for name in ("partial", "review"):
+            if type(getattr(self, name)) is not bool:
+                problems.append(f"{name} must be true or false, not {getattr(self, name)!r}")
         if problems:
             raise SettingsError("; ".join(problems))
 

@@ -13,7 +13,8 @@ settings (gradescope.json):
    could not change the score, and a file that hangs would spend Gradescope's time limit).
 3. One test per opponent (`harness.report`'s plans, `harness.series`, the box, the course's
    clock): W/D/L, the pass mark, the 95 % interval of the not-lost rate, and each game not won
-   with its moves and, where an analysis is available, its turning point. Its score: the
+   with its moves and its turning point (the games not won that the output lists are reviewed
+   by harness.analysis when Fairy-Stockfish is there and ``review`` is on). Its score: the
    opponent's points when the course's pass mark is met (else 0), or points x not-lost rate with
    ``partial`` (and for an opponent without a pass mark).
 4. ROOT/results/results.json in Gradescope's format (`results`), with a leaderboard: the score
@@ -36,13 +37,15 @@ from typing import Dict, List, Optional, Tuple
 
 from .. import box as boxing
 from .. import stats
+from ..analysis.analyser import AnalysisError
+from ..analysis.run import analyse_games
+from ..analysis.text import turning_point_text
 from ..check import check_file, format_problem
 from ..report import interval_text, plan_report, settings_line
 from ..results import outcome, side_summary, write_json
 from ..series import run_plans
 from ..variants import find_variant
 from . import DEFAULT_ROOT, RESUBMIT, ROOT_ENV, SETTINGS_FILE, Settings, SettingsError
-from .turning_points import TurningPoints
 
 AGENT_FILE = "AB.py"
 CHECK_TEST = "accepted by the course's checks"
@@ -152,8 +155,35 @@ def game_lines(record: dict, colour: str, both: bool, turning_point: Optional[st
     return lines
 
 
+Reviews = Dict[str, Dict[int, dict]]     # {results file: {game: its analysis entry}}
+
+
+def turning_point(reviews: Reviews, results_path: str, record: dict, colour: str) -> Optional[str]:
+    """`colour`'s turning point in this game as one line (harness.analysis.text), or None when
+    the game was not reviewed."""
+    entry = reviews.get(results_path, {}).get(record["game"])
+    return None if entry is None else turning_point_text(entry, colour)
+
+
+def review_games_not_won(games: List[Tuple[dict, str, str]], say=print) -> Reviews:
+    """Review (harness.analysis, the variant's own analyser: Fairy-Stockfish for cs3243) the games
+    the student did not win that the output lists; {} with a note when the analyser is missing."""
+    listed: Dict[str, List[Tuple[str, dict]]] = {}
+    for record, colour, path in games:
+        if outcome(record, colour) != "win" and len(listed.setdefault(path, [])) < GAMES_LISTED:
+            listed[path].append((path, record))
+    wanted = [game for chosen in listed.values() for game in chosen]
+    if not wanted:
+        return {}
+    try:
+        return analyse_games(wanted, progress="plain", label="review", say=say)
+    except AnalysisError as exc:
+        say(f"note: the games not won are not reviewed: {exc}")
+        return {}
+
+
 def opponent_test(name: str, games: List[Tuple[dict, str, str]], mark: Optional[float], points: float,
-                  settings: Settings, turning_points: TurningPoints) -> dict:
+                  settings: Settings, reviews: Reviews) -> dict:
     """The test of one opponent over its games [(record, the student's colour, results path)]."""
     records, colours = [g[0] for g in games], [g[1] for g in games]
     s = side_summary(records, colours)
@@ -180,7 +210,7 @@ def opponent_test(name: str, games: List[Tuple[dict, str, str]], mark: Optional[
         lines += ["", f"Games not won ({len(lost)}):"]
         for record, colour, path in lost[:GAMES_LISTED]:
             lines += game_lines(record, colour, settings.colour == "both",
-                                turning_points.line(path, record["game"], colour))
+                                turning_point(reviews, path, record, colour))
         if len(lost) > GAMES_LISTED:
             lines.append(f"... and {len(lost) - GAMES_LISTED} more games not won.")
     passed = met or (mark is None and s["games"] > 0 and rate == 1)
@@ -237,10 +267,11 @@ def grade(root: str, settings: Settings, say=print) -> dict:
     by_opponent: Dict[str, List[Tuple[dict, str, str]]] = {name: [] for name in settings.opponents}
     for (_, opponent, colour, plan), records in zip(laid_out, all_records):
         by_opponent[opponent] += [(record, colour, plan.results_path) for record in records]
-    turning_points = TurningPoints()
+    every_game = [g for name in settings.opponents for g in by_opponent[name]]
+    reviews = review_games_not_won(every_game, say) if settings.review else {}
     tests = [check_test(accepted, check_lines, settings.visibility)]
     tests += [opponent_test(name, by_opponent[name], variant.pass_marks.get(name), points[name], settings,
-                            turning_points) for name in settings.opponents]
+                            reviews) for name in settings.opponents]
     total = round(sum(t["score"] for t in tests), 2)
     summary = [note, "Course check: accepted.",
                settings_line({"settings": {"games": settings.games, "seed": settings.seed,
@@ -248,8 +279,7 @@ def grade(root: str, settings: Settings, say=print) -> dict:
                f"Score: {total:g} of {settings.points:g} (" +
                ", ".join(f"{t['name']} {t['score']:g}/{t['max_score']:g}" for t in tests[1:]) + ")."]
     say("\n".join(summary[1:]))
-    return _results(total, summary, tests, leaderboard([g for name in settings.opponents for g in by_opponent[name]]),
-                    settings)
+    return _results(total, summary, tests, leaderboard(every_game), settings)
 
 
 def _not_played(note: str, check_lines: List[str], why: str, settings: Settings) -> dict:

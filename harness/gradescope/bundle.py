@@ -4,7 +4,8 @@ Gradescope unpacks the zip into /autograder/source, runs setup.sh there once (as
 builds the autograder's image, copies run_autograder to /autograder/run_autograder and runs it
 for every submission (https://gradescope-autograders.readthedocs.io/en/latest/specs/). The zip:
 
-    setup.sh            installs python3, python3-venv and bubblewrap with apt-get when missing,
+    setup.sh            installs python3, python3-venv and bubblewrap with apt-get when missing
+                        (and fairy-stockfish for the review of games not won, if it can),
                         makes source/venv and installs requirements.txt into it (nothing is
                         fetched when a submission is graded)
     run_autograder      calls harness.gradescope.autograder with that Python; writes a results.json
@@ -43,6 +44,11 @@ command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 if [ "${{#need[@]}}" -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${{need[@]}}"
+fi
+# the game review's engine (turning points of the games not won); grading goes on without it
+if ! command -v fairy-stockfish >/dev/null 2>&1 && [ ! -x /usr/games/fairy-stockfish ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fairy-stockfish) \
+    || echo "setup.sh: fairy-stockfish could not be installed: the games not won are listed without a review" >&2
 fi
 if ! python3 -c 'import sys; sys.exit(sys.version_info < {MIN_PYTHON!r})'; then
   echo "setup.sh: the toolkit's pinned requirements need Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or later;" \\
