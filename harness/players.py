@@ -98,6 +98,12 @@ def move_timeout_for(variant, given: Optional[float] = None) -> float:
     return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
 
 
+def search_analyser(variant: str, nodes: Optional[int] = None):
+    """The game review's analyser on our own `ab` search for `variant` (nthu, congo; see
+    harness.analysis.analysers); AgentError when the variant has none."""
+    return agents.make_analyser(variant, nodes)
+
+
 def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,
           box: Optional[BoxSettings] = None) -> Agent:
     """A fresh agent for one game (the caller closes it); a file runs in `box` when given."""

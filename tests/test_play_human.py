@@ -179,12 +179,13 @@ def test_search_scores_become_centipawns_or_moves_to_mate():
 
 
 def test_a_uci_engines_last_info_score_is_its_moves_score():
-    from agents.uci import info_score
-    lines = ["info depth 1 score cp 12 nodes 30 pv a2a3", "info string nothing",
-             "info depth 2 seldepth 3 score mate -3 nodes 90 pv b2b3", "bestmove b2b3"]
-    assert info_score(lines) == {"mate": -3}
-    assert info_score(lines[:2]) == {"cp": 12}
-    assert info_score(["bestmove a2a3"]) is None
+    from agents.uci import UciAgent
+    engine = UciAgent("tests/fixtures/fake_uci_illegal.py")       # says "info depth 1 score cp 0" first
+    try:
+        engine.choose_move(CS3243.protocol.view(CS3243.start(), "White"), "White", None)
+        assert engine.move_score() == {"cp": 0}
+    finally:
+        engine.close()
 
 
 @pytest.mark.parametrize("name", ["nthu", "congo"])

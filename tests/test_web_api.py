@@ -232,10 +232,12 @@ def test_a_results_file_and_its_analysis_are_stepped_through(client):
     results = "".join(json.dumps(r) + "\n" for r in records) + "{half a line\n"
     moves = records[1]["moves"]
     analysis = json.dumps({"game": 1, "variant": "cs3243", "analyser": "test", "plies": [
-        {"ply": 1, "colour": "white", "move": moves[0], "best": moves[0], "cp_after": 30, "mate_after": None,
-         "win_after": 52.8, "accuracy": 100.0, "judgement": None},
-        {"ply": 2, "colour": "black", "move": moves[1], "best": "a5a4", "cp_after": 400, "mate_after": None,
-         "win_after": 80.1, "accuracy": 20.0, "judgement": "blunder"}],
+        {"ply": 1, "colour": "white", "move": moves[0], "best": moves[0], "cp_before": 0, "mate_before": None,
+         "cp_after": 30, "mate_after": None, "win_before": 50.0, "win_after": 52.76, "accuracy": 100.0,
+         "judgement": None},
+        {"ply": 2, "colour": "black", "move": moves[1], "best": "a5a4", "cp_before": 30, "mate_before": None,
+         "cp_after": 400, "mate_after": None, "win_before": 52.76, "win_after": 80.1, "accuracy": 20.0,
+         "judgement": "blunder"}],
         "accuracy": {"white": 100.0, "black": 20.0}, "turning_point": {"white": None, "black": 2}}) + "\n"
     listed = post(client, "/api/records", {"results": results, "analysis": analysis}).json()
     assert [(g["game"], g["white"], g["black"], g["analysed"]) for g in listed["games"]] == [
@@ -244,8 +246,12 @@ def test_a_results_file_and_its_analysis_are_stepped_through(client):
     game = post(client, "/api/records/game", {"results": results, "analysis": analysis, "game": 1}).json()
     assert game["moves"] == moves and len(game["positions"]) == len(game["fens"]) == len(moves) + 1
     assert game["fens"][0] == "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1"
-    assert game["analysis"]["plies"][1]["judgement"] == "blunder" and game["analysis"]["plies"][2] is None
-    assert game["analysis"]["turning_point"] == {"white": None, "black": 2}
+    # the review as the report's viewer shows it (html_report.review_data)
+    review = game["review"]
+    assert review["judgements"][:3] == [None, "blunder", None] and review["wins"][:3] == [50.0, 52.76, 80.1]
+    assert review["texts"][2] == (f"ply 2, Black {moves[1]}?? (best a5a4): +0.30 -> +4.00, Black's win 47.2 % -> "
+                                  f"19.9 %, accuracy 20.0, blunder")
+    assert review["summary"].startswith("accuracy White 100.0 %, Black 20.0 %; ")
     missing = post(client, "/api/records/game", {"results": results, "game": 7})
     assert (missing.status_code, missing.json()) == (400, {"error": "the file has no game 7"})
     empty = post(client, "/api/records", {"results": "nothing\n"})

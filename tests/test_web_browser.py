@@ -101,8 +101,9 @@ def test_a_results_file_with_its_analysis_is_stepped_through(page, url, tmp_path
     moves = record["moves"]
     analysis = tmp_path / "analysis.jsonl"
     analysis.write_text(json.dumps({"game": 5, "variant": "cs3243", "analyser": "test", "plies": [
-        {"ply": 2, "colour": "black", "move": moves[1], "best": "a5a4", "cp_after": 400, "mate_after": None,
-         "win_after": 80.1, "accuracy": 20.0, "judgement": "blunder"}],
+        {"ply": 2, "colour": "black", "move": moves[1], "best": "a5a4", "cp_before": 30, "mate_before": None,
+         "cp_after": 400, "mate_after": None, "win_before": 52.76, "win_after": 80.1, "accuracy": 20.0,
+         "judgement": "blunder"}],
         "accuracy": {"white": 100.0, "black": 20.0}, "turning_point": {"white": None, "black": 2}}) + "\n")
     page.goto(url)
     page.wait_for_selector("#variant option", state="attached")
@@ -112,8 +113,11 @@ def test_a_results_file_with_its_analysis_is_stepped_through(page, url, tmp_path
     assert page.inner_text("#title").startswith("game 5: greedy (White) vs random (Black), seed 5")
     assert page.get_attribute('#moves button[data-ply="2"]', "data-judgement") == "blunder"
     page.click('#moves button[data-ply="2"]')
-    assert "White's win 80.1 %" in page.inner_text("#evaluation") and "best was a5a4" in page.inner_text("#evaluation")
-    assert page.get_attribute("#board", "data-ply") == "2"
+    assert f"ply 2, Black {moves[1]}?? (best a5a4): +0.30 -> +4.00" in page.inner_text("#evaluation")
+    page.click('#moves button[data-ply="1"]')          # the position before ply 2: the best move marked
+    assert sorted(e.get_attribute("data-square") for e in page.query_selector_all("#board .square.best")) == [
+        "a4", "a5"]
+    assert page.get_attribute("#board", "data-ply") == "1"
     page.keyboard.press("End")
     assert page.get_attribute("#board", "data-ply") == str(len(moves))
     assert page.problems == []

@@ -1,7 +1,7 @@
 """A results.jsonl the user opened in the page (its content, sent by the browser; the server keeps
-nothing): first the list of its games, then one game to step through, its positions from the
-HTML viewer's own `game_data`, each position's FEN (for the probe), and per ply the evaluation
-of an analysis.jsonl sent beside it (issue 28's format, read by `read_analysis` only)."""
+nothing): first the list of its games, then one game to step through as the HTML viewer shows
+it (`game_data`: its positions and, from an analysis.jsonl sent beside it, its review), with
+each position's FEN for the probe."""
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..html_report import game_data, variant_of
@@ -9,7 +9,6 @@ from ..records import record_states
 from ..results import RESULTS_FILE, records_from_bytes
 from ..variants import UnknownVariant
 
-PLY_FIELDS = ("ply", "colour", "move", "best", "cp_after", "mate_after", "win_after", "accuracy", "judgement")
 SUMMARY_FIELDS = ("game", "variant", "white", "black", "seed", "result", "reason", "plies")
 
 
@@ -24,20 +23,6 @@ def read_analysis(text: str) -> Dict[int, Dict[str, Any]]:
     the format."""
     entries, _ = records_from_bytes(text.encode("utf-8", errors="replace"))
     return entries
-
-
-def evaluation(entry: Optional[Dict[str, Any]], moves: List[str]) -> Optional[Dict[str, Any]]:
-    """What the page shows of a game's analysis: per ply of `moves` (None where it has none) the
-    evaluation after it, the analyser's best move and the judgement; each side's accuracy and
-    turning point."""
-    if entry is None:
-        return None
-    plies = entry.get("plies") if isinstance(entry.get("plies"), list) else []
-    by_ply = {p.get("ply"): p for p in plies if isinstance(p, dict)}
-    shown = [{k: by_ply[i][k] for k in PLY_FIELDS if k in by_ply[i]} if i in by_ply else None
-             for i in range(1, len(moves) + 1)]
-    return {"analyser": entry.get("analyser"), "accuracy": entry.get("accuracy"),
-            "turning_point": entry.get("turning_point"), "plies": shown}
 
 
 def _records(results: str) -> Tuple[Dict[int, dict], List[str]]:
@@ -62,18 +47,19 @@ def record_summaries(results: str, analysis: Optional[str] = None) -> Tuple[List
 
 def record_view(results: str, number: int, analysis: Optional[str] = None) -> Dict[str, Any]:
     """Game `number` of a results file's content as the page steps through it: the viewer's
-    `game_data` plus `variant`, `fens` (one per position) and `analysis`. RecordError (one line)
-    when there is no such game or it cannot be set up."""
+    `game_data` (with its `review` when the analysis has the game) plus `variant` and `fens` (one
+    per position). RecordError (one line) when there is no such game or it cannot be set up."""
     records, _ = _records(results)
     if number not in records:
         raise RecordError(f"the file has no game {number}")
     record = records[number]
+    entry = read_analysis(analysis).get(number) if analysis else None
     try:
         variant = variant_of(record.get("variant"))
-        data = game_data("", record, variant, None, RESULTS_FILE)
+        data = game_data("", record, variant, None, RESULTS_FILE, entry)
         states, _, _ = record_states(record, variant)
     except (UnknownVariant, ValueError, TypeError) as exc:
         raise RecordError(f"game {number}: {exc}") from None
-    entry = read_analysis(analysis).get(number) if analysis else None
-    return {**data, "variant": variant.name, "fens": [variant.fen(state) for state in states],
-            "analysis": evaluation(entry, data["moves"])}
+    except KeyError as exc:                 # only the review reads fields it cannot do without
+        raise RecordError(f"game {number}: its analysis line has no {exc} in a ply") from None
+    return {**data, "variant": variant.name, "fens": [variant.fen(state) for state in states]}

@@ -83,6 +83,7 @@
     var cells = view ? expand(view.positions[view.ply]) : null;
     var before = view && view.ply > 0 ? expand(view.positions[view.ply - 1]) : null;
     var targets = selected ? legalFrom(selected).map(function (pair) { return pair[1]; }) : [];
+    var best = bestSquares();
     var squares = el("g", { "class": "squares" });
     g.squares.forEach(function (s) {
       var r = s.row, c = s.col, name = g.columns[c] + g.rows[r];
@@ -92,6 +93,7 @@
       var marked = [];
       if (before && cells && before[r][c] !== cells[r][c]) { marked.push("last"); }
       if (probeSquares.indexOf(name) >= 0) { marked.push("probe"); }
+      if (best.indexOf(name) >= 0) { marked.push("best"); }
       if (selected === name) { marked.push("selected"); }
       marked.forEach(function (m) { group.classList.add(m); });
       if (marked.length) {
@@ -148,7 +150,7 @@
     var box = $("moves");
     box.replaceChildren();
     if (!view) { return; }
-    var evals = view.analysis ? view.analysis.plies : [];
+    var judgements = view.review ? view.review.judgements : [];
     var offset = view.first === "black" ? 1 : 0;
     view.moves.forEach(function (name, i) {
       var slot = i + offset;
@@ -163,7 +165,7 @@
       button.type = "button";
       button.textContent = name;
       button.dataset.ply = String(i + 1);
-      var judged = evals[i] && evals[i].judgement;
+      var judged = judgements[i];
       if (judged) {
         button.dataset.judgement = judged;
         button.classList.add(judged);
@@ -195,20 +197,17 @@
     return sideName(state, state.to_move) + " to move.";
   }
 
-  function percent(x) { return typeof x === "number" ? x.toFixed(1) + " %" : "-"; }
+  function evaluationText() {   // the game review's summary and the line of the move shown
+    if (!view || !view.review) { return ""; }
+    var r = view.review, text = (r.analyser ? r.analyser + ": " : "") + r.summary;
+    return r.texts[view.ply] ? text + ". " + r.texts[view.ply] : text;
+  }
 
-  function evaluationText() {
-    if (!view || !view.analysis) { return ""; }
-    var a = view.analysis, parts = [];
-    if (a.accuracy) { parts.push("accuracy: White " + percent(a.accuracy.white) + ", Black " + percent(a.accuracy.black)); }
-    var e = view.ply > 0 ? a.plies[view.ply - 1] : null;
-    if (e) {
-      var score = e.mate_after !== null && e.mate_after !== undefined ? "mate " + e.mate_after
-        : (typeof e.cp_after === "number" ? (e.cp_after > 0 ? "+" : "") + (e.cp_after / 100).toFixed(2) : "-");
-      parts.push("after ply " + view.ply + " (" + e.move + "): White's win " + percent(e.win_after) + ", " + score +
-                 (e.best && e.best !== e.move ? "; best was " + e.best : "") + (e.judgement ? "; " + e.judgement : ""));
-    }
-    return (a.analyser ? a.analyser + ": " : "") + parts.join(". ");
+  function bestSquares() {      // the analyser's best move in the position shown, as square names
+    var cells = view && view.review ? view.review.best[view.ply] : null;
+    if (!cells) { return []; }
+    var g = geometry();
+    return [g.columns[cells[1]] + g.rows[cells[0]], g.columns[cells[3]] + g.rows[cells[2]]];
   }
 
   function render() {
@@ -253,7 +252,7 @@
     var ply = following ? state.positions.length - 1 : Math.min(view.ply, state.positions.length - 1);
     if (following && view && view.id === state.id && view.ply !== ply) { probeSquares = []; }
     view = { kind: "live", id: state.id, variant: state.variant, positions: state.positions, moves: state.moves,
-             first: state.first, ply: ply, state: state, analysis: null };
+             first: state.first, ply: ply, state: state, review: null };
     if (!canMove()) { selected = null; }
     render();
     clearTimeout(pollTimer);
