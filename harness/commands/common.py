@@ -120,9 +120,11 @@ def progress_mode(args) -> Optional[str]:
 RESUME_HINT: List[str] = []     # set while a run is going: what to tell the user on Ctrl-C
 
 
-def runs_in(out: str) -> None:
-    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command with --resume "
-                      f"to play the rest"]
+def runs_in(out: str, instead: str = "") -> None:
+    """From now on Ctrl-C says where the games are and how to play the rest (`instead`: an option
+    that --resume replaces)."""
+    how = f"with --resume in place of {instead}" if instead else "with --resume"
+    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command {how} to play the rest"]
 
 
 def default_out(name: str) -> str:
@@ -177,18 +179,22 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress (same as --progress none)")
 
 
-def add_resume_options(p: argparse.ArgumentParser) -> None:
+def add_resume_options(p: argparse.ArgumentParser, keep_previous: bool = False) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--resume", action="store_true",
                        help="continue an interrupted run in --out, playing only the missing games")
     group.add_argument("--force", action="store_true",
                        help="start over in an --out that already holds games (they are discarded)")
+    if keep_previous:
+        group.add_argument("--keep-previous", action="store_true",
+                           help="start a fresh report in an --out that already holds one, which is moved to "
+                                "OUT/previous/DATE_TIME/ first (make report does this)")
 
 
-def add_run_options(p: argparse.ArgumentParser, box: bool = True) -> None:
+def add_run_options(p: argparse.ArgumentParser, box: bool = True, keep_previous: bool = False) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                    help="games played at once (default: the number of cores)")
-    add_resume_options(p)
+    add_resume_options(p, keep_previous)
     add_progress_options(p)
     p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
                    help="strength testing: each pair of games starts from a position reached by PLIES "

@@ -5,7 +5,9 @@ import sys
 from .. import box, cluster, grade, players
 from ..check import check_summary
 from ..html_report import write_report_html
-from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, opponent_entry, plan_report, render_text, write_report
+from ..report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, keep_previous, opponent_entry, plan_report,
+                      render_text, write_report)
+from ..results import hold_folder
 from ..series import run_plans
 from ..variants.base import Variant
 from .common import (DEFAULT_OUT, UsageError, add_game_options, add_run_options, agent_spec, opponent_list,
@@ -34,7 +36,16 @@ def run(args) -> int:
         agent_spec(opponent, limits["variant"])
     colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
-    runs_in(args.out)      # before the check: a Ctrl-C from here on gets the resume hint
+    with hold_folder(args.out):      # one run at a time in --out
+        if args.keep_previous:
+            kept = keep_previous(args.out, [key for key, *_ in laid_out])
+            if kept and not args.quiet:
+                print(f"note: the previous report is kept in {kept}", file=sys.stderr, flush=True)
+        return _run(args, variant, limits, laid_out)
+
+
+def _run(args, variant: Variant, limits: dict, laid_out: list) -> int:
+    runs_in(args.out, "--keep-previous" if args.keep_previous else "")  # from here Ctrl-C gets the hint
     check = (check_summary(args.agent, limits["move_timeout"], grade.box_from_args(args))
              if players.is_file_spec(args.agent, limits["variant"]) else None)
     if check is not None and not check["accepted"] and not args.quiet:
@@ -92,5 +103,5 @@ def add_parser(sub) -> None:
     p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",
                    help="an agent whose thinking over one game passes this loses by game_time (default: the "
                         f"course's limit per game, cs3243 {COURSE_GAME_SECONDS:g}; congo and nthu none)")
-    add_run_options(p)
+    add_run_options(p, keep_previous=True)
     p.set_defaults(run=run)
