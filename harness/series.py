@@ -319,7 +319,8 @@ def _stop_pool(pool) -> None:
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
               fresh: bool = False, progress="auto",
               on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
-              executor=None, say: Optional[Callable[[str], None]] = None, hold: bool = True) -> List[List[dict]]:
+              executor=None, say: Optional[Callable[[str], None]] = None, hold: bool = True,
+              label: Optional[str] = None) -> List[List[dict]]:
     """Play every missing game of every plan; return each plan's records in game order.
 
     progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
@@ -329,6 +330,8 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
     executor: play the games elsewhere instead of in the local pool (harness.cluster's Dask
     runner): an object whose ``run(run_game, tasks)`` yields (plan, record) as games end and whose
     ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr).
+    label: what the progress calls the games (default: the plan's label, or "games" for several;
+    its W/D/L count each plan's `perspective`).
 
     hold: hold every plan's directory for the run (`results.hold_folder`; a directory another run
     holds is a ResultsError before anything is written). A caller with very many plans (grade)
@@ -342,10 +345,10 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         if hold:
             for plan in plans:
                 held.enter_context(hold_folder(plan.out))
-        return _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say)
+        return _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label)
 
 
-def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say) -> List[List[dict]]:
+def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label) -> List[List[dict]]:
     done = [prepare(plan, resume, fresh, say) if say else prepare(plan, resume, fresh) for plan in plans]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
@@ -367,7 +370,8 @@ def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say
         pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    shown = _Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
+    label = label or (plans[0].label if len(plans) == 1 else "games")
+    shown = _Progress(progress, total, total - len(tasks), label, tally)
     try:
         for k in range(len(plans)):
             if not remaining[k]:
