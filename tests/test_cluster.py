@@ -122,7 +122,7 @@ def listener():
 @pytest.mark.parametrize("reply, message", [
     (b"", "cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: no answer within 3 s"),
     (b"HTTP/1.1 400 Bad Request\r\n\r\n" * 50, "what answers at tcp://127.0.0.1:{port} is not a Dask scheduler"),
-])
+], ids=["silent", "rubbish"])
 def test_a_port_without_a_scheduler_is_one_line_and_nothing_after(listener, reply, message, tmp_path):
     """The command gives up within the probe's 3 s (a Client would wait for ever on a silent port,
     then hang 20 s in its clean-up and print a traceback)."""
