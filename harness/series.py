@@ -5,7 +5,9 @@ where (a directory, see `harness.results`). Game i of a plan uses seed ``seed + 
 can be replayed on its own. Games run in a pool of `jobs` processes; only this process writes,
 appending each finished record to its plan's results.jsonl, so a killed run loses at most the
 games in flight and `resume` plays only the missing ones. Several plans share one pool (the
-report command runs one plan per opponent), so no core idles between opponents.
+report command runs one plan per opponent), so no core idles between opponents. A run holds each
+plan's directory while it plays (`results.hold_folder`), so two runs never write into one, and a
+plan records the sha256 of its agent files, so a resume never mixes two versions of a file.
 """
 import contextlib
 import multiprocessing
