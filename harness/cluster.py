@@ -10,7 +10,6 @@ task, so the same seeds give the same games wherever they are played.
 The workers run the project's own code: start them from the project's root in its environment
 (``dask worker tcp://HOST:8786`` after ``dask scheduler``); see docs/grading.md.
 """
-import asyncio
 import contextlib
 import re
 import uuid
@@ -43,6 +42,7 @@ def probe(address: str, seconds: float = PROBE_SECONDS) -> None:
     """Ask the scheduler who it is, giving up after `seconds`: a wrong host or port, or a program
     there that is not a Dask scheduler, is a ClusterError within that time. (A Client itself can
     wait for ever on a port that accepts and never answers, and its clean-up then hangs.)"""
+    import asyncio
     from distributed.core import rpc
 
     async def ask() -> dict:
