@@ -3,8 +3,8 @@ from .. import players
 from ..game import Game
 from ..referee import play_game
 from ..results import append_record
-from .common import (add_game_options, agents_help, add_game_time_option, agent_spec, move_timeout_of,
-                     start_options, variant_of)
+from .common import (add_game_options, agents_help, add_game_time_option, agent_spec, check_writable,
+                     move_timeout_of, start_options, variant_of)
 
 
 def describe_result(record: dict) -> str:
@@ -28,6 +28,8 @@ def print_output_notes(record: dict) -> None:
 
 def run(args) -> int:
     variant = variant_of(args)
+    if args.out:
+        check_writable(args.out)       # before the game, not after it
     agent_spec(args.white, variant.name)
     agent_spec(args.black, variant.name)
     game = Game(variant, variant.start(**start_options(args, variant)))
