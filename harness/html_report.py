@@ -29,12 +29,12 @@ import jinja2
 from .analysis.store import read_analyses
 from .analysis.text import accuracy_text, ply_text, turning_point_text
 from .records import record_states
-from .report import HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line, table_rows
+from .report import (REPORT_HTML, HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line,
+                     table_rows)
 from .results import RESULTS_FILE, outcome, read_records
 from .stats import wilson
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-REPORT_HTML = "report.html"
 OUTCOME_ORDER = {"loss": 0, "draw": 1, "win": 2}
 COLOURS = {"win": "#3f8f4f", "draw": "#9aa0a6", "loss": "#c2463d"}
 

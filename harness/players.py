@@ -7,6 +7,7 @@ AgentError before any game starts. This module and the CLI are the only harness 
 import `agents`.
 """
 import os
+import shutil
 from typing import List, Optional
 
 import agents
@@ -49,6 +50,25 @@ def spec_variants(spec: str) -> List[str]:
     if spec.startswith(UCI_PREFIX) or is_file_spec(spec, "cs3243"):
         return ["cs3243"]
     return [name for name in variant_names() if spec in agents.builtin_names(name)]
+
+
+def agent_file(spec: str, variant: str = DEFAULT_VARIANT) -> Optional[str]:
+    """The file an agent runs, whose content decides its games: a student's .py file, a UCI
+    engine's program (found on PATH when named without a folder) or an nthu: program. None for
+    a built-in (ours: the project's version covers it) or an engine that cannot be found."""
+    if is_file_spec(spec, variant):
+        return spec
+    if spec.startswith(NTHU_PREFIX):
+        return spec[len(NTHU_PREFIX):] or None
+    if spec.startswith(UCI_PREFIX):
+        try:
+            engine = agents.make_uci(spec)
+        except AgentError:
+            return None
+        path = engine.path
+        engine.close()
+        return path if os.sep in path else shutil.which(path)
+    return None
 
 
 def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:

@@ -6,7 +6,7 @@ harness/results.py reads and writes the files).
 from typing import Any, Dict, List, Optional, Tuple
 
 from .variants.base import Move
-from .variants.cs3243.fen import START_FEN, from_fen
+from .variants.cs3243.fen import START_FEN
 
 
 def start_state(record: Dict[str, Any], variant) -> Any:
@@ -15,9 +15,8 @@ def start_state(record: Dict[str, Any], variant) -> Any:
     ValueError when the record's start cannot be set up."""
     try:
         if variant.name == "cs3243":
-            gameboard, colour, _, _ = from_fen(record.get("start_fen") or START_FEN)
             limits = {k: record[k] for k in ("fifty", "max_plies") if type(record.get(k)) is int}
-            return variant.start(gameboard=gameboard, to_move=colour, **limits)
+            return variant.start(fen=record.get("start_fen") or START_FEN, **limits)
         options = {k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None}
         return variant.start(**options)
     except (TypeError, ValueError) as exc:

@@ -1,7 +1,7 @@
 """A series on disk and what its game records add up to.
 
-A series lives in one directory: ``series.json`` (what is being played: agents, first seed,
-game-length limits, start position), ``results.jsonl`` (one game record per line, appended the
+A series lives in one directory: ``series.json`` (what is being played: agents and the sha256 of
+every agent file, first seed, game-length limits, start position), ``results.jsonl`` (one game record per line, appended the
 moment a game ends, keyed by its ``game`` index), ``report.json`` (the summary) and, once the
 games are reviewed, ``analysis.jsonl`` (harness/analysis/store.py). Reading
 tolerates a run that was killed mid-write: a line that does not parse (in practice only the
@@ -9,7 +9,14 @@ last) is dropped and the file rewritten without it before anything is appended.
 
 The summaries are pure functions of the records, so a resumed series adds up exactly like an
 uninterrupted one.
+
+A run holds its directory while it writes there (`hold_folder`): an OS lock (flock) on the file
+``.lock`` inside it, so a second run into the same directory is refused at once and a run that
+is killed leaves nothing that blocks the next one.
 """
+import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import statistics
@@ -21,6 +28,7 @@ RESULTS_FILE = "results.jsonl"
 SETTINGS_FILE = "series.json"
 SUMMARY_FILE = "report.json"
 ANALYSIS_FILE = "analysis.jsonl"     # the game review's lines, beside results.jsonl (harness/analysis)
+LOCK_FILE = ".lock"
 # The settings that make two runs the same series (games may grow; timeouts and jobs may change).
 IDENTITY = ("variant", "white", "black", "seed", "fifty", "max_plies", "start", "fen", "edition", "game_time",
             "openings", "swap")
@@ -130,6 +138,105 @@ def write_json(path: str, data: Any) -> None:
 def differences(old: dict, new: dict) -> List[str]:
     """Names of the identity settings in which two series differ."""
     return [key for key in IDENTITY if old.get(key, DEFAULTS.get(key)) != new.get(key, DEFAULTS.get(key))]
+
+
+def file_sha256(path: str) -> Optional[str]:
+    """The sha256 of a file's bytes (hex); None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def changed_files(old: Optional[dict], new: dict) -> List[str]:
+    """The agent files (settings' ``files``: path -> sha256) whose content differs between two
+    series' settings. A file the old settings do not record (a series from before they did) is
+    not known to have changed."""
+    before = (old or {}).get("files") or {}
+    return [path for path, sha in (new.get("files") or {}).items() if path in before and before[path] != sha]
+
+
+# ----------------------------------------------------------------------------- one run per directory
+
+_HELD: Dict[str, list] = {}       # real path -> [open lock file, times held] in this process
+
+
+def _lock_path(directory: str) -> str:
+    return os.path.join(directory, LOCK_FILE)
+
+
+def _holder(handle) -> str:
+    handle.seek(0)
+    text = handle.read(32).strip()
+    return f"process {text}" if text.isdigit() else "a process that has not said its number yet"
+
+
+def _busy(directory: str) -> Optional[str]:
+    """Who holds `directory` ("process N"), or None when no other process does. Only looks."""
+    real = os.path.realpath(directory)
+    if real in _HELD or not os.path.exists(_lock_path(real)):
+        return None
+    try:
+        handle = open(_lock_path(real), "r", encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _holder(handle)
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return None
+
+
+def _in_use(directory: str, who: str) -> ResultsError:
+    return ResultsError(f"{directory} is in use by another run, {who}; wait for it to end or choose another --out")
+
+
+def check_free(directory: str) -> None:
+    """ResultsError when another process holds `directory` (see `hold_folder`)."""
+    who = _busy(directory)
+    if who:
+        raise _in_use(directory, who)
+
+
+@contextlib.contextmanager
+def hold_folder(directory: str):
+    """Hold `directory` for a run (created if missing): an exclusive flock on its ``.lock``,
+    which holds this process's number. Another process holding it is a ResultsError ("DIR is in
+    use by another run, process N"), raised at once. Held again by the same process, it is held
+    until the outermost hold ends. The OS drops the lock when the process ends, however it ends
+    (the file stays, harmless)."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(f"cannot create the output folder '{directory}': {exc.strerror or exc}") from None
+    real = os.path.realpath(directory)
+    if real in _HELD:
+        _HELD[real][1] += 1
+    else:
+        try:
+            handle = open(_lock_path(real), "a+", encoding="utf-8")
+        except OSError as exc:
+            raise ResultsError(f"cannot write in '{directory}': {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            who = _holder(handle)
+            handle.close()
+            raise _in_use(directory, who) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        _HELD[real] = [handle, 1]
+    try:
+        yield
+    finally:
+        _HELD[real][1] -= 1
+        if not _HELD[real][1]:
+            _HELD.pop(real)[0].close()
 
 
 # ----------------------------------------------------------------------------- summaries

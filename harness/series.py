@@ -5,7 +5,9 @@ where (a directory, see `harness.results`). Game i of a plan uses seed ``seed + 
 can be replayed on its own. Games run in a pool of `jobs` processes; only this process writes,
 appending each finished record to its plan's results.jsonl, so a killed run loses at most the
 games in flight and `resume` plays only the missing ones. Several plans share one pool (the
-report command runs one plan per opponent), so no core idles between opponents.
+report command runs one plan per opponent), so no core idles between opponents. A run holds each
+plan's directory while it plays (`results.hold_folder`), so two runs never write into one, and a
+plan records the sha256 of its agent files, so a resume never mixes two versions of a file.
 """
 import contextlib
 import multiprocessing
@@ -25,9 +27,8 @@ from . import players
 from .game import Game
 from .referee import play_game
 from .results import (ANALYSIS_FILE, RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
-                      damage_notes, differences, drop_damaged_lines, outcome, read_records_noting_damage,
-                      read_settings,
-                      series_summary, write_json)
+                      changed_files, damage_notes, differences, drop_damaged_lines, file_sha256, hold_folder, outcome,
+                      read_records_noting_damage, read_settings, series_summary, write_json)
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .variants import DEFAULT_VARIANT, find_variant
@@ -63,11 +64,16 @@ class SeriesPlan:
         # the variant's start options (JSON-able; ValueError / ConfigError for bad ones)
         self.options = find_variant(self.variant).game_options(
             fifty=self.fifty, max_plies=self.max_plies, config=self.config, fen=self.fen)
+        # what each agent file holds as the series begins: a resume with a changed file is refused
+        paths = [players.agent_file(spec, self.variant) for spec in (self.white, self.black)]
+        self.files = {path: file_sha256(path) for path in paths if path is not None}
 
     def settings(self) -> dict:
         settings = {"variant": self.variant, "white": self.white, "black": self.black, "seed": self.seed,
                     **self.options, "config": self.config, "games": self.games,
                     "move_timeout": self.move_timeout}
+        if self.files:
+            settings["files"] = self.files
         if self.game_time is not None:
             settings["game_time"] = self.game_time
         if self.openings:
@@ -185,6 +191,10 @@ def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
         raise ResultsError(f"{path} already holds {len(records)} games; add --resume to continue "
                            f"that series, --force to start it over, or choose another --out")
     if old is not None and (records or resume):
+        edited = changed_files(old, settings)
+        if edited and records:
+            raise ResultsError(f"{edited[0]} changed since the series in {plan.out} began (its sha256 differs); "
+                               f"add --force to start it over with the file as it is now, or choose another --out")
         changed = differences(old, settings)
         if changed:
             raise ResultsError(f"{plan.out} holds another series (it differs in {', '.join(changed)}); "
@@ -331,7 +341,8 @@ def worker_pool(jobs: int, tasks: int):
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
               fresh: bool = False, progress="auto",
               on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
-              executor=None, say: Optional[Callable[[str], None]] = None) -> List[List[dict]]:
+              executor=None, say: Optional[Callable[[str], None]] = None, hold: bool = True,
+              label: Optional[str] = None) -> List[List[dict]]:
     """Play every missing game of every plan; return each plan's records in game order.
 
     progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
@@ -340,12 +351,26 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
 
     executor: play the games elsewhere instead of in the local pool (harness.cluster's Dask
     runner): an object whose ``run(run_game, tasks)`` yields (plan, record) as games end and whose
-    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr)."""
+    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr).
+    label: what the progress calls the games (default: the plan's label, or "games" for several;
+    its W/D/L count each plan's `perspective`).
+
+    hold: hold every plan's directory for the run (`results.hold_folder`; a directory another run
+    holds is a ResultsError before anything is written). A caller with very many plans (grade)
+    holds the folder above them instead."""
     if progress is True or progress == "auto":
         progress = None
     elif progress is False:
         progress = "none"
     jobs = jobs or os.cpu_count() or 1
+    with contextlib.ExitStack() as held:
+        if hold:
+            for plan in plans:
+                held.enter_context(hold_folder(plan.out))
+        return _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label)
+
+
+def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label) -> List[List[dict]]:
     done = [prepare(plan, resume, fresh, say) if say else prepare(plan, resume, fresh) for plan in plans]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
@@ -364,7 +389,8 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
 
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    shown = Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
+    label = label or (plans[0].label if len(plans) == 1 else "games")
+    shown = Progress(progress, total, total - len(tasks), label, tally)
     try:
         with worker_pool(jobs if executor is None else 1, len(tasks)) as run:
             for k in range(len(plans)):

@@ -29,6 +29,7 @@ from .series import SeriesPlan, run_plans
 ELO_PER_THETA = 400 / math.log(10)
 REPORT_JSON, REPORT_MD = "report.json", "report.md"
 PAIRS = "pairs"
+PROGRESS_LABEL = "games (W/D/L: each pair's first-named agent)"
 
 
 class FitError(ValueError):
@@ -240,7 +241,7 @@ def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, exec
                    force=False, progress="auto", **series) -> dict:
     laid_out = plan_tournament(players, games, out, **series)
     all_records = run_plans([plan for *_, plan in laid_out], jobs=jobs, resume=resume, fresh=force,
-                            progress=progress, executor=executor)
+                            progress=progress, executor=executor, label=PROGRESS_LABEL)
     settings = {"games": games, **{k: v for k, v in series.items()}}
     report = build_tournament_report(players, settings, crosstable(players, laid_out, all_records))
     os.makedirs(out, exist_ok=True)

@@ -192,5 +192,35 @@ def test_the_game_review_graph_marks_and_arrow(browser, played, tmp_path):
     page.keyboard.press("ArrowRight")
     assert page.inner_text("#viewer .review-line").startswith(f"ply 1, White {record['moves'][0]}")
     page.locator("#viewer").screenshot(path=str(tmp_path / "review.png"))
+
+
+def test_a_long_results_path_stays_in_its_column_at_1200_px(browser, played, tmp_path):
+    """Tournament pages and --out outside the project give long replay commands: the command
+    breaks inside the side column, and the piece legend wraps under the board, overlapping nothing."""
+    report, games, _ = played
+    long = ("/home/student/courses/cs3243/assignment-2/reports/of/a/long/folder/name/tournament/pairs/"
+            "uci__usr_games_fairy-stockfish_nodes_1000-vs-AB.py/results.jsonl")
+    path = tmp_path / "report.html"
+    path.write_text(render_report_html(report, games, results_paths={key: long for key in report["opponents"]}),
+                    encoding="utf-8")
+    view = Page(browser, path)
+    boxes = view.page.evaluate("""() => {
+        const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        const one = s => box(document.querySelector(s));
+        return {legend: one('.legend'), spans: Array.from(document.querySelectorAll('.legend span'), box),
+                board: one('.board-box'), side: one('.side'), command: one('.command-line'),
+                code: one('.command-line code'), width: document.documentElement.scrollWidth}; }""")
+    assert view.page.inner_text("#viewer .command").endswith(f"{long} --game 0")
+
+    def inside(inner, outer):
+        return (outer[0] - 0.5 <= inner[0] and inner[2] <= outer[2] + 0.5 and outer[1] - 0.5 <= inner[1]
+                and inner[3] <= outer[3] + 0.5)
+
+    def apart(a, b):
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert all(inside(span, boxes["legend"]) for span in boxes["spans"])
+    assert inside(boxes["legend"], boxes["board"]) and inside(boxes["code"], boxes["side"])
+    assert all(apart(span, boxes["command"]) for span in boxes["spans"])
+    assert boxes["width"] <= 1200                     # nothing sticks out of the window
     assert view.problems == []
     view.close()

@@ -188,7 +188,7 @@ def test_a_uci_engines_last_info_score_is_its_moves_score():
         engine.close()
 
 
-@pytest.mark.parametrize("name", ["nthu", "congo"])
+@pytest.mark.parametrize("name", ["cs3243", "nthu", "congo"])
 def test_a_states_fen_starts_the_same_state_again(name):
     variant = find_variant(name)
     session = Session(variant, "random", "random", seed=7)

@@ -3,6 +3,7 @@ robin of built-in agents."""
 import json
 import math
 import os
+import re
 
 import pytest
 
@@ -83,3 +84,11 @@ def test_a_round_robin_of_built_ins(tmp_path):
 def test_one_agent_is_not_a_tournament(capsys):
     assert cli.main(["tournament", "dummy"]) == 2
     assert capsys.readouterr().err == "error: a tournament needs at least two agents\n"
+
+
+def test_the_progress_says_whose_wins_it_counts(tmp_path, capsys):
+    """Each pair's W/D/L are its first-named agent's (dummy loses every game to greedy)."""
+    assert cli.main(["tournament", "dummy", "greedy", "--games", "1", "--jobs", "1", "--out", str(tmp_path),
+                     "--progress", "plain"]) == 0
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert re.fullmatch(r"games \(W/D/L: each pair's first-named agent\): 2/2 games, W0 D0 L2, \d+ s", last)

@@ -168,6 +168,12 @@ def test_a_game_starts_from_a_fen_or_a_config_files_text(client):
     assert fen["fen"] == "3l3/7/7/7/7/P6/3L3 w 1" and "d1d7" in fen["legal"]
     won = post(client, f"/api/games/{fen['id']}/moves", {"move": "D1-D7"}).json()
     assert (won["result"], won["reason"]) == ("white", "lion_capture")
+    black = post(client, "/api/games", {"white": "greedy", "black": "human", "seed": 1,
+                                        "fen": "nbqka1r/fpppppf/6e/7/1P5/F1PPPPF/NBQKAER b - - 2 7"}).json()
+    assert (black["to_move"], black["human_to_move"], black["fen"]) == (
+        "black", True, "nbqka1r/fpppppf/6e/7/1P5/F1PPPPF/NBQKAER b - - 2 7")
+    moved = post(client, f"/api/games/{black['id']}/moves", {"move": "g4g3"}).json()
+    assert moved["fen"] == "nbqka1r/fpppppf/7/6e/1P5/F1PPPPF/NBQKAER w - - 3 8"
     with open("config.txt", encoding="utf-8") as handle:
         config = handle.read()
     started = post(client, "/api/games", {"white": "human", "black": "greedy", "config": config}).json()
@@ -189,6 +195,8 @@ def test_the_probe_answers_for_a_game_a_past_ply_and_a_fen(client):
     nthu_variant = find_variant("nthu")
     assert nthu["move"] in [nthu_variant.move_name(m) for m in nthu_variant.legal_moves(nthu_variant.start())]
     assert set(nthu["score"]) == {"cp"}           # the search's own score (a pawn = 100)
+    by_fen = post(client, "/api/best", {"variant": "cs3243", "fen": state["fen"], "agent": "minimax"}).json()
+    assert (by_fen["move"], by_fen["score"]) == ("g1f2", {"cp": -150})      # the same position, by its FEN
     crash = post(client, "/api/best", {"game": state["id"], "agent": f"{HOSTILE}/raises.py"}).json()
     assert (crash["move"], crash["error"]) == (None, "ValueError: boom (raises.py line 5)")
     assert post(client, "/api/best", {"game": state["id"], "agent": "nosuch"}).status_code == 400

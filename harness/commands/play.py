@@ -6,8 +6,8 @@ from ..play.session import HUMAN, Session, default_hint
 from ..play.terminal import play_in_terminal
 from ..referee import play_game
 from ..results import append_record
-from .common import (add_game_options, agents_help, add_game_time_option, agent_spec, move_timeout_of,
-                     start_options, variant_of)
+from .common import (add_game_options, agents_help, add_game_time_option, agent_spec, check_writable,
+                     move_timeout_of, start_options, variant_of)
 
 
 def describe_result(record: dict) -> str:
@@ -31,6 +31,8 @@ def print_output_notes(record: dict) -> None:
 
 def run(args) -> int:
     variant = variant_of(args)
+    if args.out:
+        check_writable(args.out)       # before the game, not after it
     human = HUMAN in (args.white, args.black)
     for spec in (args.white, args.black) + ((args.hint,) if human and args.hint else ()):
         if spec != HUMAN:

@@ -38,6 +38,8 @@ OUTPUT_LIMIT = 20000
 
 class ProgramAgent(Agent):
     def __init__(self, path: str, timeout: float = COURSE_TIMEOUT, grace: float = GRACE):
+        if os.path.isdir(path):
+            raise AgentError(f"program '{path}' is a folder: give the program file in it")
         if not os.path.isfile(path):
             raise AgentError(f"program '{path}' does not exist")
         self.path = os.path.abspath(path)
