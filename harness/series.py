@@ -242,16 +242,19 @@ def _interleave(per_plan: List[List[dict]]) -> List[dict]:
 
 
 class _Tally:
-    """Wins/draws/losses from each plan's perspective, for the progress display."""
+    """Wins/draws/losses from each plan's perspective, for the progress display, and the caller's
+    `status` text after them (e.g. a test statistic as it moves)."""
 
-    def __init__(self):
+    def __init__(self, status: Optional[Callable[[], str]] = None):
         self.counts = {"win": 0, "draw": 0, "loss": 0}
+        self.status = status
 
     def add(self, record: dict, colour: str) -> None:
         self.counts[outcome(record, colour)] += 1
 
     def __str__(self) -> str:
-        return f"W{self.counts['win']} D{self.counts['draw']} L{self.counts['loss']}"
+        text = f"W{self.counts['win']} D{self.counts['draw']} L{self.counts['loss']}"
+        return f"{text} {self.status()}" if self.status is not None else text
 
 
 PROGRESS_MODES = ("bar", "plain", "none")
@@ -310,7 +313,9 @@ def _stop_pool(pool) -> None:
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
               fresh: bool = False, progress="auto",
               on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
-              executor=None, say: Optional[Callable[[str], None]] = None) -> List[List[dict]]:
+              executor=None, say: Optional[Callable[[str], None]] = None,
+              on_game: Optional[Callable[[SeriesPlan, dict], bool]] = None,
+              status: Optional[Callable[[], str]] = None) -> List[List[dict]]:
     """Play every missing game of every plan; return each plan's records in game order.
 
     progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
@@ -319,7 +324,13 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
 
     executor: play the games elsewhere instead of in the local pool (harness.cluster's Dask
     runner): an object whose ``run(run_game, tasks)`` yields (plan, record) as games end and whose
-    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr)."""
+    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr).
+
+    on_game(plan, record): told of every game, first those kept from an earlier run (in the order
+    they were recorded), then each new one once it is written. A true answer stops the run there:
+    the games still being played are stopped (nothing of them is written), no other starts, and
+    the games recorded so far are returned (a sequential test that has decided). status(): a short
+    text the progress display shows after the W/D/L counts."""
     if progress is True or progress == "auto":
         progress = None
     elif progress is False:
@@ -329,11 +340,14 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
     remaining = [len(t) for t in per_plan]
-    tasks = _interleave(per_plan)
-    tally = _Tally()
+    tally = _Tally(status)
     for k, plan in enumerate(plans):
         for record in plan_records(plan, done[k]):
             tally.add(record, plan.perspective_of(record["game"]))
+    stopped = on_game is not None and any(
+        on_game(plan, record) for k, plan in enumerate(plans)
+        for index, record in list(done[k].items()) if index < plan.games)
+    tasks = [] if stopped else _interleave(per_plan)
 
     def plan_done(k: int) -> None:
         records = plan_records(plans[k], done[k])
@@ -346,7 +360,7 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    shown = _Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
+    shown = _Progress(progress, total, total - sum(remaining), plans[0].label if len(plans) == 1 else "games", tally)
     try:
         for k in range(len(plans)):
             if not remaining[k]:
@@ -365,7 +379,18 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
             remaining[k] -= 1
             if not remaining[k]:
                 plan_done(k)
-        if pool:
+            if on_game is not None and on_game(plans[k], record):
+                stopped = True
+                break
+        if stopped:
+            if pool:
+                _stop_pool(pool)
+            if executor is not None:
+                executor.cancel()
+            for k, plan in enumerate(plans):
+                if remaining[k]:
+                    write_summary(plan, plan_records(plan, done[k]))
+        elif pool:
             pool.close()
             pool.join()
     except BaseException:
