@@ -77,10 +77,10 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Optional[List[float]]
 
 
 def _rounded(value: Optional[float], digits: int) -> Optional[float]:
-    """Finite values rounded; inf kept (JSON writes it as Infinity, which json reads back)."""
+    """Finite values rounded (-0.0 written 0.0); inf kept (JSON writes it as Infinity, which json reads back)."""
     if value is None or math.isinf(value):
         return value
-    return round(value, digits)
+    return round(value, digits) + 0.0
 
 
 def summary(wins: int, draws: int, losses: int) -> Dict[str, object]:
@@ -199,6 +199,17 @@ def pentanomial_los(counts: Sequence[int]) -> Optional[float]:
     if v == 0:
         return 0.5 if s == 0.5 else float(s > 0.5)
     return 0.5 + 0.5 * math.erf((s - 0.5) / math.sqrt(2 * v / sum(counts)))
+
+
+def pentanomial_summary(counts: Sequence[int]) -> Dict[str, object]:
+    """What reports give for game pairs: pairs, pentanomial, elo, elo_margin, nelo, nelo_margin
+    (2 decimals; inf kept) and los (4 decimals); None for the figures of no pairs."""
+    elo, margin = pentanomial_elo(counts) or (None, None)
+    nelo, nelo_margin = pentanomial_nelo(counts) or (None, None)
+    los = pentanomial_los(counts)
+    return {"pairs": sum(counts), "pentanomial": list(counts), "elo": _rounded(elo, 2),
+            "elo_margin": _rounded(margin, 2), "nelo": _rounded(nelo, 2), "nelo_margin": _rounded(nelo_margin, 2),
+            "los": None if los is None else round(los, 4)}
 
 
 def sprt_bounds(alpha: float, beta: float) -> Tuple[float, float]:

@@ -2,16 +2,15 @@
 the SPRT's log-likelihood ratio after every finished pair and its verdict; compare.json and the
 fastchess lines from them. Game 2k and 2k+1 are a pair (NEW is White in the first, Black in the
 second); a pair counts when both its games are done, in the order pairs finish."""
-import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from .. import stats
-from ..results import outcome
+from ..results import POINTS, outcome
 from ..series import SeriesPlan
 
-POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 DASHES = "-" * 50
+HISTORY_FIGURES = ("elo", "elo_margin", "nelo", "nelo_margin")
 
 
 @dataclass(frozen=True)
@@ -32,11 +31,6 @@ class Sprt:
     @property
     def bounds(self) -> Tuple[float, float]:
         return stats.sprt_bounds(self.alpha, self.beta)
-
-
-def _finite(value: Optional[float], digits: int) -> Optional[float]:
-    """Rounded for compare.json; inf kept (written as Infinity, which json reads back)."""
-    return value if value is None or math.isinf(value) else round(value, digits) + 0.0
 
 
 class PairTally:
@@ -67,10 +61,8 @@ class PairTally:
         self.counts[int(2 * (POINTS[result] + POINTS[other]))] += 1
         self.results[result] += 1
         self.results[other] += 1
-        elo, margin = stats.pentanomial_elo(self.counts)
-        nelo, nelo_margin = stats.pentanomial_nelo(self.counts)
-        step = {"games": 2 * self.pairs, "elo": _finite(elo, 2), "elo_margin": _finite(margin, 2),
-                "nelo": _finite(nelo, 2), "nelo_margin": _finite(nelo_margin, 2)}
+        figures = stats.pentanomial_summary(self.counts)
+        step = {"games": 2 * self.pairs, **{k: figures[k] for k in HISTORY_FIGURES}}
         if self.sprt is not None:
             self.llr = stats.sprt_llr(self.counts, self.sprt.elo0, self.sprt.elo1, self.sprt.model)
             self.result = stats.sprt_result(self.llr, self.sprt.bounds)
@@ -88,9 +80,6 @@ class PairTally:
 
     def summary(self) -> dict:
         """compare.json."""
-        elo, margin = stats.pentanomial_elo(self.counts) or (None, None)
-        nelo, nelo_margin = stats.pentanomial_nelo(self.counts) or (None, None)
-        los = stats.pentanomial_los(self.counts)
         wins, draws, losses = (self.results[k] for k in ("win", "draw", "loss"))
         sprt = None
         if self.sprt is not None:
@@ -98,12 +87,10 @@ class PairTally:
                     "beta": self.sprt.beta, "model": self.sprt.model, "llr": round(self.llr, 4),
                     "bounds": [round(b, 4) for b in self.sprt.bounds], "pentanomial": list(self.counts),
                     "result": self.result}
-        return {"new": self.plan.white, "old": self.plan.black, "games": 2 * self.pairs, "pairs": self.pairs,
-                "elo": _finite(elo, 2), "elo_margin": _finite(margin, 2),
-                "nelo": _finite(nelo, 2), "nelo_margin": _finite(nelo_margin, 2),
-                "los": None if los is None else round(los, 4),
+        return {"new": self.plan.white, "old": self.plan.black, "games": 2 * self.pairs,
+                **stats.pentanomial_summary(self.counts),
                 "wins": wins, "losses": losses, "draws": draws, "points": wins + draws / 2,
-                "pentanomial": list(self.counts), "sprt": sprt, "history": self.history}
+                "sprt": sprt, "history": self.history}
 
 
 def text_lines(summary: dict) -> List[str]:
