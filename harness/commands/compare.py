@@ -56,7 +56,11 @@ def run(args) -> int:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("compare", help="is NEW stronger than OLD? game pairs and an SPRT that stops when it knows")
+    p = sub.add_parser("compare", help="is NEW stronger than OLD? game pairs and an SPRT that stops when it knows",
+                       description="NEW against OLD in game pairs (one random opening of --openings plies, default "
+                                   f"{DEFAULT_OPENINGS}, played twice with the colours reversed) until a sequential "
+                                   "probability ratio test decides (fastchess's lines, compare.json, report.html). "
+                                   "See docs/compare.md.")
     p.add_argument("new", metavar="NEW", help="the new agent: " + agents_help())
     p.add_argument("old", metavar="OLD", help="the agent it should beat (same forms)")
     test = p.add_argument_group("the test (SPRT, fastchess's defaults)")

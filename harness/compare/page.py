@@ -66,8 +66,8 @@ def verdict(summary: dict) -> Dict[str, str]:
     hypotheses = f"[{sprt['elo0']:g}, {sprt['elo1']:g}] {sprt['model']} Elo"
     if sprt["result"] == "H1":
         return {"class": "pass", "text": f"H1 accepted after {summary['games']} games: {summary['new']} is stronger "
-                                         f"than {summary['old']} (by {sprt['elo1']:g} rather than {sprt['elo0']:g}, "
-                                         f"{hypotheses})."}
+                                         f"than {summary['old']} (H1: by {sprt['elo1']:g} rather than H0: by "
+                                         f"{sprt['elo0']:g}, {hypotheses})."}
     if sprt["result"] == "H0":
         return {"class": "fail", "text": f"H0 accepted after {summary['games']} games: {summary['new']} is not "
                                          f"stronger than {summary['old']} by {sprt['elo1']:g} ({hypotheses})."}
