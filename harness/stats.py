@@ -13,7 +13,7 @@ Formulas, for W wins, D draws and L losses in N games:
   z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n), with p = k/n and z = 1.96.
 """
 import math
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 Z95 = 1.959963984540054
 
@@ -146,6 +146,8 @@ PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 NELO_SCALE = 800 / math.log(10)
 SPRT_MODELS = ("normalized", "logistic")
 REGULARIZED_ZERO = 1e-3
+T_STEP = 0.1           # mle_with_t's step in t (nElo 24.6 of a pair): one step for everyday bounds
+ELO_LIMIT = 1000       # |elo0|, |elo1| the test takes (logistic 1000: a score of 0.997)
 
 
 def pentanomial(pair_points: Sequence[float]) -> List[int]:
@@ -219,6 +221,9 @@ def sprt_bounds(alpha: float, beta: float) -> Tuple[float, float]:
 
 def sprt_problem(elo0: float, elo1: float, alpha: float, beta: float, model: str = "normalized") -> Optional[str]:
     """Why these SPRT settings cannot be used (one line), or None when they can."""
+    for name, value in (("elo0", elo0), ("elo1", elo1)):
+        if not -ELO_LIMIT <= value <= ELO_LIMIT:
+            return f"{name} ({value:g}) must be between {-ELO_LIMIT} and {ELO_LIMIT}"
     if not elo0 < elo1:
         return f"elo0 ({elo0:g}) must be below elo1 ({elo1:g})"
     for name, value in (("alpha", alpha), ("beta", beta)):
@@ -240,24 +245,25 @@ def sprt_result(llr: float, bounds: Tuple[float, float]) -> Optional[str]:
     return None
 
 
-def _decreasing_root(f: Callable[[float], float], low: float, high: float) -> float:
-    """The root of a function that falls from +inf to -inf on the open interval (low, high)."""
-    for _ in range(200):
-        middle = (low + high) / 2
-        if middle in (low, high):
-            break
-        if f(middle) > 0:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
-
-
 def _closest(probs: Sequence[float], phi: Sequence[float]) -> List[float]:
     """The distribution q_k = p_k / (1 + theta phi_k) with sum p_k phi_k / (1 + theta phi_k) = 0:
-    the one closest to `probs` (maximum likelihood) among those with sum q_k phi_k = 0."""
+    the one closest to `probs` (maximum likelihood) among those with sum q_k phi_k = 0. That sum
+    falls from +inf to -inf as theta crosses (-1 / max phi, -1 / min phi): Newton's method kept
+    inside the bracket, halving it when a step would leave it."""
     low, high = -1 / max(phi), -1 / min(phi)
-    theta = _decreasing_root(lambda th: sum(p * f / (1 + th * f) for p, f in zip(probs, phi)), low, high)
+    theta = 0.0 if low < 0 < high else (low + high) / 2
+    for _ in range(200):
+        terms = [f / (1 + theta * f) for f in phi]
+        value = sum(p * t for p, t in zip(probs, terms))
+        if value > 0:
+            low = theta
+        else:
+            high = theta
+        step = value / sum(p * t * t for p, t in zip(probs, terms))
+        new = theta + step if low < theta + step < high else (low + high) / 2
+        if new == theta or abs(new - theta) <= 1e-15 * max(1.0, abs(theta)):
+            break
+        theta = new
     return [p / (1 + theta * f) for p, f in zip(probs, phi)]
 
 
@@ -272,17 +278,21 @@ def mle_with_t(probs: Sequence[float], scores: Sequence[float], t: float, refere
     """The maximum-likelihood distribution over `scores` with (mean - reference) / sd = t (Van den
     Bergh, section 4.1): from the uniform distribution, repeat q_k = p_k / (1 + theta phi_k) with
     phi_k = x_k - reference - t sd (1 + ((x_k - mean) / sd)^2) / 2 (mean and sd of the previous q)
-    until it settles."""
+    until it settles. A large |t| is reached in steps of at most T_STEP, each starting from the
+    last one's answer (from the uniform distribution phi would have one sign: no theta)."""
     q = [1 / len(scores)] * len(scores)
-    for _ in range(1000):
-        mean = sum(w * x for w, x in zip(q, scores))
-        sd = math.sqrt(sum(w * (x - mean) ** 2 for w, x in zip(q, scores)))
-        phi = [x - reference - t * sd * (1 + ((x - mean) / sd) ** 2) / 2 for x in scores]
-        new = _closest(probs, phi)
-        change = max(abs(a - b) for a, b in zip(new, q))
-        q = new
-        if change < tolerance:
-            break
+    steps = max(1, math.ceil(abs(t) / T_STEP))
+    for step in range(1, steps + 1):
+        target = t * step / steps
+        for _ in range(1000):
+            mean = sum(w * x for w, x in zip(q, scores))
+            sd = math.sqrt(sum(w * (x - mean) ** 2 for w, x in zip(q, scores)))
+            phi = [x - reference - target * sd * (1 + ((x - mean) / sd) ** 2) / 2 for x in scores]
+            new = _closest(probs, phi)
+            change = max(abs(a - b) for a, b in zip(new, q))
+            q = new
+            if change < tolerance:
+                break
     return q
 
 

@@ -136,6 +136,7 @@ def test_fixed_games_play_them_all_without_a_test(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--elo0", "10", "--elo1", "10"], "error: SPRT: elo0 (10) must be below elo1 (10)"),
     (["--alpha", "0"], "error: SPRT: alpha (0) must be between 0 and 1"),
+    (["--elo0", "-2000"], "error: SPRT: elo0 (-2000) must be between -1000 and 1000"),
     (["--beta", "1.5"], "error: SPRT: beta (1.5) must be between 0 and 1"),
     (["--alpha", "0.5", "--beta", "0.5"], "error: SPRT: alpha + beta (1) must be below 1"),
     (["--games", "5"], "error: --games 5: games come in pairs (one opening, colours reversed); give an even number"),

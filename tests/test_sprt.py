@@ -88,7 +88,9 @@ def _brute_force_mle(probs, **hypothesis):
     """Pattern search over the distributions meeting the hypothesis: move a step of mass from one
     cell to another (then back onto the hypothesis), keep it when the likelihood grows, halve the
     step when no move helps. No Lagrange multiplier, no fixed point: only the definition."""
-    q = _project([0.2] * 5, **hypothesis)
+    starts = ([0.2] * 5, [0.05, 0.05, 0.1, 0.3, 0.5], [0.5, 0.3, 0.1, 0.05, 0.05],   # one of them fits
+              [0.05, 0.05, 0.05, 0.05, 0.8], [0.8, 0.05, 0.05, 0.05, 0.05])
+    q = next(r for r in (_project(start, **hypothesis) for start in starts) if r is not None)
     best = sum(p * math.log(w) for p, w in zip(probs, q))
     step = 0.1
     while step > 1e-13:
@@ -129,6 +131,9 @@ WORKED_LLRS = [
     ([0, 3, 7, 9, 1], 0, 10, "logistic", 0.563680),
     ([0, 0, 7, 21, 22], 0, 10, "normalized", 1.601113),   # lopsided: the zero cells hold the test back
     ([0, 0, 7, 21, 22], 0, 10, "logistic", 1.418384),
+    ([2, 5, 10, 6, 3], 0, 300, "normalized", -12.679741),      # wide bounds: t reached in steps
+    ([2, 5, 10, 6, 3], -300, 0, "normalized", 18.323898),
+    ([2, 5, 10, 6, 3], 0, 300, "logistic", -18.613236),
 ]
 
 
@@ -163,6 +168,7 @@ def test_bounds_decisions_and_bad_settings():
     assert stats.sprt_problem(0, 10, 0.05, 1) == "beta (1) must be between 0 and 1"
     assert stats.sprt_problem(0, 10, 0.5, 0.5) == "alpha + beta (1) must be below 1"
     assert stats.sprt_problem(0, 10, 0.05, 0.05, "bayesian") == "unknown SPRT model 'bayesian' (known: normalized, logistic)"
+    assert stats.sprt_problem(0, 1001, 0.05, 0.05) == "elo1 (1001) must be between -1000 and 1000"
 
 
 def test_counts_from_pair_points_and_the_edges():
