@@ -26,8 +26,7 @@ def run_compare(new: str, old: str, games: int, out: str, sprt: Optional[Sprt], 
     plan = compare_plan(new, old, games, out, **series)
     tally = PairTally(plan, sprt)
     records = run_plans([plan], jobs=jobs, resume=resume, fresh=force, progress=progress, executor=executor,
-                        on_game=tally.add,
-                        status=tally.status)[0]
+                        on_game=tally.add, status=tally.status)[0]
     summary = tally.summary()
     summary["settings"] = plan.settings()
     counted = summary["games"] + len(tally.waiting)
