@@ -375,12 +375,12 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
             append_record(handles[k], record)
             done[k][record["game"]] = record
             tally.add(record, plans[k].perspective_of(record["game"]))
+            stopped = on_game is not None and bool(on_game(plans[k], record))
             shown.update()
             remaining[k] -= 1
             if not remaining[k]:
                 plan_done(k)
-            if on_game is not None and on_game(plans[k], record):
-                stopped = True
+            if stopped:
                 break
         if stopped:
             if pool:

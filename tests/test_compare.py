@@ -116,8 +116,17 @@ def test_an_interrupted_comparison_resumes_to_the_same_decision(tmp_path, capsys
     assert json.loads(Path(split, "compare.json").read_text()) == whole
     # decided already: a further --resume plays nothing and says the same
     code, again, _ = compare(capsys, *common, "--out", split, "--resume")
-    assert code == 0 and again.splitlines()[:-1] == whole_text.splitlines()[:-1]
-    assert len(recorded(split)) == len(recorded(tmp_path / "whole"))
+    assert code == 0 and again.splitlines()[:-2] == whole_text.splitlines()[:-1]
+    games = len(recorded(tmp_path / "whole"))
+    assert again.splitlines()[-2] == (f"note: the test decided on the {games} games kept in {split}/results.jsonl: "
+                                      f"no game was played")
+    assert len(recorded(split)) == games
+    # the same games read with wider bounds: the test stops earlier in them, and says the rest is not counted
+    code, wider, _ = compare(capsys, *common, "--out", split, "--resume", "--elo1", "200")
+    steps, _, _ = recount(recorded(split), elo1=200)
+    stop = next(i for i, step in enumerate(steps) if step[2] >= stats.sprt_bounds(0.05, 0.05)[1])
+    assert code == 0 and f"Games: {steps[stop][0]}, " in wider and "H1 was accepted" in wider
+    assert f"note: {games - steps[stop][0]} games in {split}/results.jsonl were recorded after the test decided" in wider
 
 
 def test_fixed_games_play_them_all_without_a_test(tmp_path, capsys):

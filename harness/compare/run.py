@@ -4,7 +4,7 @@ report.html beside the games."""
 import os
 from typing import Optional
 
-from ..results import write_json
+from ..results import read_records, write_json
 from ..series import SeriesPlan, run_plans
 from .page import write_compare_html
 from .pairs import PairTally, Sprt
@@ -25,6 +25,7 @@ def run_compare(new: str, old: str, games: int, out: str, sprt: Optional[Sprt], 
     run's first, from its results.jsonl), so a resumed run decides where an uninterrupted one would."""
     plan = compare_plan(new, old, games, out, **series)
     tally = PairTally(plan, sprt)
+    kept = len([i for i in read_records(plan.results_path)[0] if i < games]) if resume else 0
     records = run_plans([plan], jobs=jobs, resume=resume, fresh=force, progress=progress, executor=executor,
                         on_game=tally.add, status=tally.status)[0]
     summary = tally.summary()
@@ -34,6 +35,9 @@ def run_compare(new: str, old: str, games: int, out: str, sprt: Optional[Sprt], 
     if len(records) > counted:
         summary["notes"].append(f"{len(records) - counted} games in {plan.results_path} were recorded after the "
                                 f"test decided and are not counted")
+    if kept and len(records) == kept and tally.result is not None:
+        summary["notes"].append(f"the test decided on the {kept} games kept in {plan.results_path}: "
+                                f"no game was played")
     write_json(os.path.join(out, COMPARE_JSON), summary)
     write_compare_html(out, summary, records, plan.results_path)
     return summary
