@@ -80,6 +80,12 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
 
 
+def search_analyser(variant: str, nodes: Optional[int] = None):
+    """The game review's analyser on our own `ab` search for `variant` (nthu, congo; see
+    harness.analysis.analysers); AgentError when the variant has none."""
+    return agents.make_analyser(variant, nodes)
+
+
 def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,
           box: Optional[BoxSettings] = None) -> Agent:
     """A fresh agent for one game (the caller closes it); a file runs in `box` when given."""

@@ -13,6 +13,7 @@ import shlex
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import stats
+from .analysis.text import turning_point_text
 from .results import side_summary, write_json
 from .series import SeriesPlan
 from .variants import DEFAULT_VARIANT, find_variant
@@ -201,7 +202,7 @@ def table_rows(report: dict) -> List[Tuple[str, ...]]:
     return rows
 
 
-def _interval(count: int, games: int, interval, verb: str) -> str:
+def interval_text(count: int, games: int, interval, verb: str) -> str:
     """'won 50/50 (95 % CI 92.9-100 %)'."""
     if not games or not interval:
         return f"{verb} 0/0"
@@ -220,8 +221,8 @@ def statistics_rows(report: dict) -> List[Tuple[str, ...]]:
             elo += " +/- " + stats.format_elo(margin).lstrip("+")
         rows.append((
             e["opponent"], e["colour"],
-            _interval(e["wins"], e["games"], e.get("win_wilson95"), "won"),
-            _interval(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
+            interval_text(e["wins"], e["games"], e.get("win_wilson95"), "won"),
+            interval_text(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
             _percent(e["pass_mark"]), "-" if e.get("score") is None else f"{e['score']:.3f}", elo,
             "-" if e.get("los") is None else f"{100 * e['los']:.1f}",
         ))
@@ -307,6 +308,7 @@ def render_markdown(report: dict) -> str:
                   "|---|---|---:|---:|---|---|---:|---|"]
         lines += [f"| {e['opponent']} | {e['colour']} | {g['game']} | {g['seed']} | {g['result']} | {g['reason']} "
                   f"| {g['plies']} | `{g.get('replay', '-')}` |" for e, g in lost]
+    lines += review_lines(report)
     if report["notes"]:
         lines += ["", "## Notes", ""] + [f"- {note}" for note in report["notes"]]
     meta = [f"agent sha256 {report['sha256']}" if report.get("sha256") else None,
@@ -315,6 +317,45 @@ def render_markdown(report: dict) -> str:
     if any(meta):
         lines += ["", "_" + ", ".join(m for m in meta if m) + "._"]
     return "\n".join(lines) + "\n"
+
+
+def add_reviews(report: dict, reviews: Dict[str, Dict[int, dict]]) -> None:
+    """Put the game reviews (harness.analysis; by entry key, then game) into the report: each
+    entry's mean accuracy of the agent and of the opponent over its reviewed games, and each game
+    not won its agent's turning point as a line of text."""
+    for key, e in report["opponents"].items():
+        done = reviews.get(key) or {}
+        if not done:
+            continue
+        other = "black" if e["colour"] == "white" else "white"
+        means = {}
+        for name, side in (("agent", e["colour"]), ("opponent", other)):
+            values = [r["accuracy"][side] for r in done.values() if (r.get("accuracy") or {}).get(side) is not None]
+            means[name] = round(sum(values) / len(values), 2) if values else None
+        e["accuracy"] = {**means, "games": len(done), "analyser": sorted({r["analyser"] for r in done.values()})}
+        for game in e.get("not_won", []):
+            if game["game"] in done:
+                game["turning_point"] = turning_point_text(done[game["game"]], e["colour"])
+
+
+def review_lines(report: dict) -> List[str]:
+    """report.md's "Game review" section: each entry's mean accuracies, each game not won with
+    its turning point and replay command (empty when nothing was reviewed)."""
+    lines = []
+    for e in report["opponents"].values():
+        accuracy = e.get("accuracy")
+        if not accuracy:
+            continue
+        shown = {k: "-" if accuracy[k] is None else f"{accuracy[k]:.1f} %" for k in ("agent", "opponent")}
+        lines.append(f"- {e['opponent']} ({report['agent']} as {e['colour']}): mean accuracy over {accuracy['games']} "
+                     f"reviewed games: {report['agent']} {shown['agent']}, {e['opponent']} {shown['opponent']}")
+        lines += [f"  - game {g['game']} ({g['result']}, {g['reason']}): {g['turning_point']}; "
+                  f"`{g.get('replay', '-')}`" for g in e.get("not_won", []) if g.get("turning_point")]
+    if not lines:
+        return []
+    analysers = sorted({a for e in report["opponents"].values() for a in (e.get("accuracy") or {}).get("analyser", [])})
+    return ["", "## Game review", "", f"By {', '.join(analysers)} (docs/analysis.md); the turning point is "
+            f"the agent's move that lost the most winning chances.", ""] + lines
 
 
 def write_report(out: str, report: dict) -> None:

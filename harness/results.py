@@ -2,7 +2,8 @@
 
 A series lives in one directory: ``series.json`` (what is being played: agents, first seed,
 game-length limits, start position), ``results.jsonl`` (one game record per line, appended the
-moment a game ends, keyed by its ``game`` index) and ``report.json`` (the summary). Reading
+moment a game ends, keyed by its ``game`` index), ``report.json`` (the summary) and, once the
+games are reviewed, ``analysis.jsonl`` (harness/analysis/store.py). Reading
 tolerates a run that was killed mid-write: a line that does not parse (in practice only the
 last) is dropped and the file rewritten without it before anything is appended.
 
@@ -19,6 +20,7 @@ from . import stats
 RESULTS_FILE = "results.jsonl"
 SETTINGS_FILE = "series.json"
 SUMMARY_FILE = "report.json"
+ANALYSIS_FILE = "analysis.jsonl"     # the game review's lines, beside results.jsonl (harness/analysis)
 # The settings that make two runs the same series (games may grow; timeouts and jobs may change).
 IDENTITY = ("variant", "white", "black", "seed", "fifty", "max_plies", "start", "fen", "edition", "game_time",
             "openings", "swap")
@@ -83,11 +85,14 @@ def damage_notes(path: str, damaged: List[int]) -> List[str]:
     return notes
 
 
-def drop_damaged_lines(path: str) -> None:
+def drop_damaged_lines(path: str, games: Iterable[int] = ()) -> None:
     """Rewrite the file without the lines that do not parse (a killed run's half-written last
-    line), keeping the others byte for byte and in order, so appending can go on."""
+    line) and without the records of `games`, keeping the others byte for byte and in order, so
+    appending can go on."""
+    games = set(games)
     with open(path, "rb") as handle:
-        kept = [raw for raw in handle.read().split(b"\n") if raw.strip() and _parse(raw) is not None]
+        kept = [raw for raw in handle.read().split(b"\n")
+                if raw.strip() and _parse(raw) is not None and _parse(raw)["game"] not in games]
     temporary = path + ".tmp"
     with open(temporary, "wb") as handle:
         handle.write(b"".join(raw + b"\n" for raw in kept))

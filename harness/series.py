@@ -7,6 +7,7 @@ appending each finished record to its plan's results.jsonl, so a killed run lose
 games in flight and `resume` plays only the missing ones. Several plans share one pool (the
 report command runs one plan per opponent), so no core idles between opponents.
 """
+import contextlib
 import multiprocessing
 import os
 import random
@@ -23,7 +24,7 @@ from tqdm import tqdm
 from . import players
 from .game import Game
 from .referee import play_game
-from .results import (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
+from .results import (ANALYSIS_FILE, RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
                       damage_notes, differences, drop_damaged_lines, outcome, read_records_noting_damage,
                       read_settings,
                       series_summary, write_json)
@@ -104,6 +105,10 @@ class SeriesError(Exception):
     """A game failed inside the harness itself (not an agent's fault); one line of text."""
 
 
+class _Stopped(Exception):
+    """on_game asked to stop: raised inside the pool's block so the pool is stopped at once."""
+
+
 # ----------------------------------------------------------------------------- one game
 
 
@@ -174,7 +179,7 @@ def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
         raise ResultsError(f"cannot create the output folder '{plan.out}': {exc.strerror or exc}") from None
     path = plan.results_path
     if fresh:
-        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE):
+        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ANALYSIS_FILE):
             if os.path.exists(os.path.join(plan.out, name)):
                 os.remove(os.path.join(plan.out, name))
     records, damaged = read_records_noting_damage(path)
@@ -261,9 +266,9 @@ PROGRESS_MODES = ("bar", "plain", "none")
 PLAIN_EVERY_SECONDS = 5.0
 
 
-class _Progress:
+class Progress:
     """A tqdm bar on a terminal; elsewhere (CI logs, `| tee`) a plain line every few seconds and
-    at the end; or nothing."""
+    at the end; or nothing. `tally` is shown beside the count (anything with a str())."""
 
     def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally: _Tally):
         if mode is None:
@@ -308,6 +313,26 @@ def _stop_pool(pool) -> None:
         stopper.join(5)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int, tasks: int):
+    """`run(function, tasks)`, which yields function(task) for every task as each is done: in a
+    pool of `jobs` processes, or here when one process is enough. The pool's workers leave Ctrl-C
+    to this process and die with it; when the block raises (Ctrl-C included) the pool is stopped
+    at once, else it is closed and joined."""
+    pool = None
+    if jobs > 1 and tasks > 1:
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, tasks), initializer=_pool_init)
+    try:
+        yield (lambda function, items: pool.imap_unordered(function, items)) if pool else map
+        if pool:
+            pool.close()
+            pool.join()
+    except BaseException:
+        if pool:
+            _stop_pool(pool)
+        raise
 
 
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
@@ -355,47 +380,32 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         if on_plan_done is not None:
             on_plan_done(plans[k], records)
 
-    pool = None
-    if executor is None and jobs > 1 and len(tasks) > 1:
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    shown = _Progress(progress, total, total - sum(remaining), plans[0].label if len(plans) == 1 else "games", tally)
+    shown = Progress(progress, total, total - sum(remaining), plans[0].label if len(plans) == 1 else "games", tally)
     try:
-        for k in range(len(plans)):
-            if not remaining[k]:
-                plan_done(k)
+        with worker_pool(jobs if executor is None else 1, len(tasks)) as run:
+            for k in range(len(plans)):
+                if not remaining[k]:
+                    plan_done(k)
+            results = executor.run(run_game, tasks) if executor is not None else run(run_game, tasks)
+            for k, record in results:
+                if "harness_error" in record:
+                    raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
+                append_record(handles[k], record)
+                done[k][record["game"]] = record
+                tally.add(record, plans[k].perspective_of(record["game"]))
+                stopped = on_game is not None and bool(on_game(plans[k], record))
+                shown.update()
+                remaining[k] -= 1
+                if not remaining[k]:
+                    plan_done(k)
+                if stopped:
+                    raise _Stopped       # leaves the pool as Ctrl-C does: stopped at once
+    except _Stopped:
         if executor is not None:
-            results = executor.run(run_game, tasks)
-        else:
-            results = pool.imap_unordered(run_game, tasks) if pool else map(run_game, tasks)
-        for k, record in results:
-            if "harness_error" in record:
-                raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
-            append_record(handles[k], record)
-            done[k][record["game"]] = record
-            tally.add(record, plans[k].perspective_of(record["game"]))
-            stopped = on_game is not None and bool(on_game(plans[k], record))
-            shown.update()
-            remaining[k] -= 1
-            if not remaining[k]:
-                plan_done(k)
-            if stopped:
-                break
-        if stopped:
-            if pool:
-                _stop_pool(pool)
-            if executor is not None:
-                executor.cancel()
-            for k, plan in enumerate(plans):
-                if remaining[k]:
-                    write_summary(plan, plan_records(plan, done[k]))
-        elif pool:
-            pool.close()
-            pool.join()
+            executor.cancel()
     except BaseException:
-        if pool:
-            _stop_pool(pool)
         if executor is not None:
             executor.cancel()
         raise
@@ -403,4 +413,8 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         shown.close()
         for handle in handles:
             handle.close()
+    if stopped:
+        for k, plan in enumerate(plans):
+            if remaining[k]:
+                write_summary(plan, plan_records(plan, done[k]))
     return [plan_records(plan, done[k]) for k, plan in enumerate(plans)]

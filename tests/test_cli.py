@@ -9,6 +9,11 @@ from pathlib import Path
 import pytest
 from cli_run import run_cli
 
+from harness.commands import COMMANDS
+
+# every command's name, in the order --help lists them (each module's add_parser names it)
+COMMAND_NAMES = [command.__name__.rsplit(".", 1)[-1].replace("_", "-") for command in COMMANDS]
+
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -43,8 +48,7 @@ SERIES = ["series", "--white", "random", "--black", "dummy", "--games", "2"]
     (SERIES + ["--bogus"], "python -m harness: error: unrecognized arguments: --bogus"),
     (SERIES[:-2], "python -m harness series: error: the following arguments are required: --games"),
     (["nosuch"], "python -m harness: error: argument COMMAND: invalid choice: 'nosuch' "
-                 "(choose from 'perft', 'play', 'series', 'report', 'check', 'export-nthu', 'replay', 'congo', "
-                 "'grade', 'tournament', 'compare')"),
+                 "(choose from " + ", ".join(f"'{name}'" for name in COMMAND_NAMES) + ")"),
     (SERIES + ["--config", "nope.txt"], "error: nope.txt:0: cannot read file (No such file or directory)"),
     (["check", "nope.py"], "error: file 'nope.py' does not exist"),
 ])

@@ -161,3 +161,49 @@ def test_the_one_game_page(browser, tmp_path):
     assert view.page.inner_text("#viewer .command") == "python -m harness replay r/results.jsonl --game 1"
     assert view.problems == []
     view.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/games/fairy-stockfish"), reason="fairy-stockfish not installed")
+def test_the_game_review_graph_marks_and_arrow(browser, played, tmp_path):
+    """The first game listed (a loss against greedy) reviewed by Fairy-Stockfish: the eval graph,
+    the judged moves in the move list, a click on the graph, and the best move's arrow."""
+    from harness.analysis.analysers import make_analyser
+    from harness.analysis.review import review_game
+    from harness.variants import find_variant
+    report, games, _ = played
+    record = next(r for key, r in games if key == "greedy" and r["game"] == 0)     # shown first
+    analyser = make_analyser(None, "cs3243", 1000)
+    try:
+        entry = review_game(record, find_variant("cs3243"), analyser)
+    finally:
+        analyser.close()
+    path = tmp_path / "report.html"
+    path.write_text(render_report_html(report, games, analyses={"greedy": {record["game"]: entry}}), encoding="utf-8")
+    view = Page(browser, path)
+    page = view.page
+    assert page.inner_text("#viewer .game-title").startswith("greedy, game 0:")
+    graph = page.locator("#viewer svg.eval-graph")
+    assert graph.is_visible()
+    judged = {p["ply"]: p["judgement"] for p in entry["plies"] if p["judgement"]}
+    assert judged            # random's play is judged somewhere
+    marks = page.eval_on_selector_all("#viewer .moves button[data-judgement]",
+                                      "els => els.map(e => [+e.dataset.ply, e.dataset.judgement, e.textContent])")
+    glyphs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    assert marks == [[k, j, record["moves"][k - 1] + glyphs[j]] for k, j in sorted(judged.items())]
+    assert page.locator("#viewer svg.eval-graph circle").count() == len(judged)
+    # a click in the middle of the graph goes to the middle ply
+    box = graph.bounding_box()
+    graph.click(position={"x": box["width"] / 2, "y": box["height"] / 2})
+    middle = round(record["plies"] / 2)
+    assert abs(view.ply() - middle) <= 1
+    assert page.get_attribute("#viewer svg.eval-graph", "data-ply") == str(view.ply())
+    # the arrow: the analyser's best move in the position shown
+    page.keyboard.press("Home")
+    arrow = page.eval_on_selector("svg.board .arrows g.best-move", "g => g.dataset.from + g.dataset.to")
+    assert arrow == entry["plies"][0]["best"]
+    assert page.inner_text("#viewer .review-line").startswith("start: White's win ")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#viewer .review-line").startswith(f"ply 1, White {record['moves'][0]}")
+    page.locator("#viewer").screenshot(path=str(tmp_path / "review.png"))
+    assert view.problems == []
+    view.close()

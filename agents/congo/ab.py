@@ -187,8 +187,10 @@ class Stop(Exception):
 class Engine:
     """One game's searcher (its table and history live across moves)."""
 
-    def __init__(self, promotion: bool, nodes: int = NODES, seconds: Optional[float] = None):
+    def __init__(self, promotion: bool, nodes: int = NODES, seconds: Optional[float] = None,
+                 contempt: int = CONTEMPT):
         self.promotion = promotion
+        self.contempt = contempt      # an analysis wants 0: a draw is level for both sides
         self.limit = nodes
         self.seconds = seconds
         self.tt: Dict[Tuple[Tuple[int, ...], int], Tuple[int, int, int, Optional[Tuple[int, int]]]] = {}
@@ -206,7 +208,7 @@ class Engine:
 
     def draw(self, side: int) -> int:
         """A draw's score for `side` to move: a little below level for the side searching."""
-        return -CONTEMPT if side == self.root_side else CONTEMPT
+        return -self.contempt if side == self.root_side else self.contempt
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -343,8 +345,10 @@ class Engine:
         self.tt[key] = (depth, flag, stored, best_move)
         return best
 
-    def choose(self, board, side, seen, plies_left) -> Tuple[Tuple[int, int], int]:
-        """(the move, its score) for `side` on `board`; `seen` positions count as draws."""
+    def choose(self, board, side, seen, plies_left, score_forced: bool = False) -> Tuple[Tuple[int, int], int]:
+        """(the move, its score) for `side` on `board`; `seen` positions count as draws. A single
+        legal move is played at once with score 0, unless `score_forced` (an analysis wants its
+        score)."""
         moves = generate(board, side)
         if not moves:
             raise NoMove("no move in this position")
@@ -352,7 +356,7 @@ class Engine:
         for m in moves:
             if board[m[1]] == enemy_lion:
                 return m, MATE - 1
-        if len(moves) == 1:
+        if len(moves) == 1 and not score_forced:
             return moves[0], 0
         self.nodes = 0
         self.seen = seen

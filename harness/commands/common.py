@@ -177,6 +177,16 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress (same as --progress none)")
 
 
+def add_analyser_options(p: argparse.ArgumentParser) -> None:
+    """--analyser and --nodes: the game review's analyser (harness/analysis)."""
+    p.add_argument("--analyser", default=None, metavar="SPEC",
+                   help="cs3243: uci:PATH[,nodes=N], a UCI engine that loads cs3243.ini (default: Fairy-Stockfish "
+                        "from PATH or /usr/games); nthu, congo: ab[,nodes=N], our own search (the default)")
+    p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
+                   help="nodes the analyser searches per position (default: cs3243 10000, nthu 3000, congo 1500; "
+                        "see docs/analysis.md)")
+
+
 def add_resume_options(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--resume", action="store_true",
