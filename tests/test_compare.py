@@ -102,12 +102,12 @@ def test_a_weaker_new_agent_is_rejected(tmp_path, capsys):
 
 
 def test_an_interrupted_comparison_resumes_to_the_same_decision(tmp_path, capsys):
-    common = ["smart", "greedy", "--elo1", "50", "--jobs", "1"]
+    common = ["smart", "greedy", "--elo1", "100", "--jobs", "1"]
     code, whole_text, _ = compare(capsys, *common, "--out", str(tmp_path / "whole"))
     assert code == 0
     split = str(tmp_path / "split")
-    code, text, _ = compare(capsys, *common, "--out", split, "--max-games", "10")
-    assert code == 0 and text.splitlines()[-2] == "SPRT ([0.00, 50.00]) completed - no decision after 10 games"
+    code, text, _ = compare(capsys, *common, "--out", split, "--max-games", "6")
+    assert code == 0 and text.splitlines()[-2] == "SPRT ([0.00, 100.00]) completed - no decision after 6 games"
     code, text, _ = compare(capsys, *common, "--out", split, "--resume")
     assert code == 0 and text.splitlines()[:-1] == whole_text.splitlines()[:-1]
     essence = [(r["game"], r["result"], r["moves"]) for r in recorded(split)]
@@ -122,8 +122,8 @@ def test_an_interrupted_comparison_resumes_to_the_same_decision(tmp_path, capsys
                                       f"no game was played")
     assert len(recorded(split)) == games
     # the same games read with wider bounds: the test stops earlier in them, and says the rest is not counted
-    code, wider, _ = compare(capsys, *common, "--out", split, "--resume", "--elo1", "200")
-    steps, _, _ = recount(recorded(split), elo1=200)
+    code, wider, _ = compare(capsys, *common, "--out", split, "--resume", "--elo1", "300")
+    steps, _, _ = recount(recorded(split), elo1=300)
     stop = next(i for i, step in enumerate(steps) if step[2] >= stats.sprt_bounds(0.05, 0.05)[1])
     assert code == 0 and f"Games: {steps[stop][0]}, " in wider and "H1 was accepted" in wider
     assert f"note: {games - steps[stop][0]} games in {split}/results.jsonl were recorded after the test decided" in wider
