@@ -446,7 +446,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
                 + f", seeds from {s.get('seed', 0)}.")
     return _template("tournament.html.j2").render(
         title="Tournament", settings=settings, ratings=report["ratings"], order=order, cross_rows=rows,
-        notes=report.get("notes", []), games=data, **_viewer_context(variant, data))
+        pairs=report.get("pairs", []), notes=report.get("notes", []), games=data, **_viewer_context(variant, data))
 
 
 # ----------------------------------------------------------------------------- files

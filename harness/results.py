@@ -249,6 +249,19 @@ def outcome(record: dict, colour: str) -> str:
     return "win" if record["result"] == colour else "loss"
 
 
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def pair_points(records: Iterable[dict], first_colour) -> List[float]:
+    """The first agent's points (0, 1/2, 1, 3/2 or 2) in every finished pair of a series whose
+    games 2k and 2k+1 are a pair (colours reversed, `SeriesPlan.swap`), pair by pair;
+    `first_colour(game)` is its colour in a game. A pair missing a game is left out."""
+    pairs: Dict[int, List[float]] = {}
+    for record in records:
+        pairs.setdefault(record["game"] // 2, []).append(POINTS[outcome(record, first_colour(record["game"]))])
+    return [sum(points) for _, points in sorted(pairs.items()) if len(points) == 2]
+
+
 def _rate(count: int, games: int) -> float:
     return round(count / games, RATE_DIGITS) if games else 0.0
 

@@ -111,6 +111,10 @@ class SeriesError(Exception):
     """A game failed inside the harness itself (not an agent's fault); one line of text."""
 
 
+class _Stopped(Exception):
+    """on_game asked to stop: raised inside the pool's block so the pool is stopped at once."""
+
+
 # ----------------------------------------------------------------------------- one game
 
 
@@ -253,16 +257,19 @@ def _interleave(per_plan: List[List[dict]]) -> List[dict]:
 
 
 class _Tally:
-    """Wins/draws/losses from each plan's perspective, for the progress display."""
+    """Wins/draws/losses from each plan's perspective, for the progress display, and the caller's
+    `status` text after them (e.g. a test statistic as it moves)."""
 
-    def __init__(self):
+    def __init__(self, status: Optional[Callable[[], str]] = None):
         self.counts = {"win": 0, "draw": 0, "loss": 0}
+        self.status = status
 
     def add(self, record: dict, colour: str) -> None:
         self.counts[outcome(record, colour)] += 1
 
     def __str__(self) -> str:
-        return f"W{self.counts['win']} D{self.counts['draw']} L{self.counts['loss']}"
+        text = f"W{self.counts['win']} D{self.counts['draw']} L{self.counts['loss']}"
+        return f"{text} {self.status()}" if self.status is not None else text
 
 
 PROGRESS_MODES = ("bar", "plain", "none")
@@ -342,7 +349,9 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
               fresh: bool = False, progress="auto",
               on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
               executor=None, say: Optional[Callable[[str], None]] = None, hold: bool = True,
-              label: Optional[str] = None) -> List[List[dict]]:
+              label: Optional[str] = None,
+              on_game: Optional[Callable[[SeriesPlan, dict], bool]] = None,
+              status: Optional[Callable[[], str]] = None) -> List[List[dict]]:
     """Play every missing game of every plan; return each plan's records in game order.
 
     progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
@@ -357,7 +366,13 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
 
     hold: hold every plan's directory for the run (`results.hold_folder`; a directory another run
     holds is a ResultsError before anything is written). A caller with very many plans (grade)
-    holds the folder above them instead."""
+    holds the folder above them instead.
+
+    on_game(plan, record): told of every game, first those kept from an earlier run (in the order
+    they were recorded), then each new one once it is written. A true answer stops the run there:
+    the games still being played are stopped (nothing of them is written), no other starts, and
+    the games recorded so far are returned (a sequential test that has decided). status(): a short
+    text the progress display shows after the W/D/L counts."""
     if progress is True or progress == "auto":
         progress = None
     elif progress is False:
@@ -367,19 +382,23 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         if hold:
             for plan in plans:
                 held.enter_context(hold_folder(plan.out))
-        return _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label)
+        return _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label, on_game, status)
 
 
-def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label) -> List[List[dict]]:
+def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label, on_game,
+               status) -> List[List[dict]]:
     done = [prepare(plan, resume, fresh, say) if say else prepare(plan, resume, fresh) for plan in plans]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
     remaining = [len(t) for t in per_plan]
-    tasks = _interleave(per_plan)
-    tally = _Tally()
+    tally = _Tally(status)
     for k, plan in enumerate(plans):
         for record in plan_records(plan, done[k]):
             tally.add(record, plan.perspective_of(record["game"]))
+    stopped = on_game is not None and any(
+        on_game(plan, record) for k, plan in enumerate(plans)
+        for index, record in list(done[k].items()) if index < plan.games)
+    tasks = [] if stopped else _interleave(per_plan)
 
     def plan_done(k: int) -> None:
         records = plan_records(plans[k], done[k])
@@ -390,7 +409,7 @@ def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
     label = label or (plans[0].label if len(plans) == 1 else "games")
-    shown = Progress(progress, total, total - len(tasks), label, tally)
+    shown = Progress(progress, total, total - sum(remaining), label, tally)
     try:
         with worker_pool(jobs if executor is None else 1, len(tasks)) as run:
             for k in range(len(plans)):
@@ -403,10 +422,16 @@ def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say
                 append_record(handles[k], record)
                 done[k][record["game"]] = record
                 tally.add(record, plans[k].perspective_of(record["game"]))
+                stopped = on_game is not None and bool(on_game(plans[k], record))
                 shown.update()
                 remaining[k] -= 1
                 if not remaining[k]:
                     plan_done(k)
+                if stopped:
+                    raise _Stopped       # leaves the pool as Ctrl-C does: stopped at once
+    except _Stopped:
+        if executor is not None:
+            executor.cancel()
     except BaseException:
         if executor is not None:
             executor.cancel()
@@ -415,4 +440,8 @@ def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say
         shown.close()
         for handle in handles:
             handle.close()
+    if stopped:
+        for k, plan in enumerate(plans):
+            if remaining[k]:
+                write_summary(plan, plan_records(plan, done[k]))
     return [plan_records(plan, done[k]) for k, plan in enumerate(plans)]
