@@ -9,8 +9,9 @@ STAMP := $(VENV)/.installed
 AGENT ?= AB.py
 GAMES ?= 50
 COLOUR ?= white
+PORT ?= 8000
 
-.PHONY: report test bench check clean distclean
+.PHONY: report test bench check serve clean distclean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +27,9 @@ test: $(STAMP)
 
 check: $(STAMP)
 	$(PY) -m harness check "$(AGENT)"
+
+serve: $(STAMP)
+	$(PY) -m harness serve --agent "$(AGENT)" --port $(PORT)
 
 bench: $(STAMP)
 	$(PY) bench/perft.py

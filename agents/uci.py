@@ -32,13 +32,13 @@ both of which the referee rejects as an ``illegal_move``, as it does a well-form
 is not legal.
 """
 import os
-from typing import Optional
+from typing import Dict, Optional
 
 from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
 from harness.variants.cs3243.rules import RULES
 
 from harness.agent import Agent, AgentError, AgentTimeout
-from harness.uci import UciEngine, UciError, parse_spec
+from harness.uci import UciEngine, UciError, parse_score, parse_spec
 
 DEFAULT_NODES = 1000
 NODES_TIMEOUT = 30.0         # seconds per move under a node limit
@@ -67,6 +67,7 @@ class UciAgent(Agent):
                   f"movetime={movetime}" if movetime is not None else ""]
         self.name = f"uci:{os.path.basename(path)}({','.join(x for x in limits if x)})"
         self.last_answer: Optional[str] = None   # the last bestmove line, for diagnostics
+        self.score: Optional[Dict[str, int]] = None   # the score of its last move (move_score)
 
     @property
     def proc(self):
@@ -94,13 +95,18 @@ class UciAgent(Agent):
 
     def choose_move(self, gameboard, colour, rng):
         fen = to_fen(gameboard, colour, 0, 1, self.rules)
-        line, _ = self.engine.search(fen, self.go_command(), self.timeout)
+        line, infos = self.engine.search(fen, self.go_command(), self.timeout)
         self.last_answer = line
+        cp, mate = parse_score(infos)
+        self.score = {"cp": cp} if cp is not None else {"mate": mate} if mate is not None else None
         words = line.split()
         if len(words) < 2 or words[1] in ("(none)", "0000"):
             return None
         move = engine_to_course(self.rules, words[1])
         return words[1] if move is None else move
+
+    def move_score(self):
+        return self.score
 
     def close(self) -> None:
         """Ask the engine to quit, kill it if it does not within a second; safe to call twice."""

@@ -8,13 +8,13 @@ import `agents`.
 """
 import os
 import shutil
-from typing import Optional
+from typing import List, Optional
 
 import agents
 from .agent import Agent, AgentError
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
-from .variants import DEFAULT_VARIANT
+from .variants import DEFAULT_VARIANT, variant_names
 
 UCI_PREFIX = agents.UCI_PREFIX
 NTHU_PREFIX = "nthu:"
@@ -40,6 +40,16 @@ def agent_forms(variant: str = DEFAULT_VARIANT) -> str:
     if variant == "nthu":
         return f"{names} or nthu:PATH (a program speaking the course's file protocol)"
     return names
+
+
+def spec_variants(spec: str) -> List[str]:
+    """The variants whose games `spec` can play, judged by its form: nthu:PATH plays nthu,
+    uci:PATH and a .py file cs3243, a built-in name every variant that has it."""
+    if spec.startswith(NTHU_PREFIX):
+        return ["nthu"]
+    if spec.startswith(UCI_PREFIX) or is_file_spec(spec, "cs3243"):
+        return ["cs3243"]
+    return [name for name in variant_names() if spec in agents.builtin_names(name)]
 
 
 def agent_file(spec: str, variant: str = DEFAULT_VARIANT) -> Optional[str]:
@@ -98,6 +108,14 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
     if spec in agents.builtin_names(variant):
         return agents.make_builtin(spec, variant)
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
+
+
+def move_timeout_for(variant, given: Optional[float] = None) -> float:
+    """The per-move limit of a .py file or program agent: `given`, else the variant's own default
+    (nthu: the course's 10 s), else the sandbox's 30 s."""
+    if given is not None:
+        return given
+    return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
 
 
 def search_analyser(variant: str, nodes: Optional[int] = None):

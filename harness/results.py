@@ -61,12 +61,17 @@ def read_records(path: str) -> Tuple[Dict[int, dict], int]:
 
 def read_records_noting_damage(path: str) -> Tuple[Dict[int, dict], List[int]]:
     """Records by game index and the line numbers (from 1) of the lines that do not parse."""
+    if not os.path.exists(path):
+        return {}, []
+    with open(path, "rb") as handle:
+        return records_from_bytes(handle.read())
+
+
+def records_from_bytes(data: bytes) -> Tuple[Dict[int, dict], List[int]]:
+    """A results file's content: records by game index (the first record of a game wins) and the
+    line numbers (from 1) of the lines that do not parse."""
     records: Dict[int, dict] = {}
     damaged: List[int] = []
-    if not os.path.exists(path):
-        return records, damaged
-    with open(path, "rb") as handle:
-        data = handle.read()
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue

@@ -85,6 +85,24 @@ def parse_spec(spec: str, allowed: Sequence[str]) -> Tuple[str, Dict[str, float]
     return path, options
 
 
+def parse_score(lines: List[str]):
+    """(cp, mate) from the side to move's view in the last info line with a score; (None, None)
+    when there is none."""
+    for line in reversed(lines):
+        words = line.split()
+        if "score" in words:
+            at = words.index("score")
+            try:
+                kind, value = words[at + 1], int(words[at + 2])
+            except (IndexError, ValueError):
+                continue
+            if kind == "cp":
+                return value, None
+            if kind == "mate":
+                return None, value
+    return None, None
+
+
 class UciEngine:
     """One engine process; `start` runs it and shakes hands, `close` stops it (safe twice)."""
 

@@ -2,9 +2,7 @@
 results.jsonl in the order the games were recorded), resume, fixed games, usage errors, and
 run_plans's on_game stop (the games in flight are stopped, nothing of them written)."""
 import json
-import os
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -205,30 +203,25 @@ def test_on_game_hears_the_kept_games_first_and_can_stop_before_any_game(tmp_pat
     assert [r["game"] for r in recorded(plan.out)] == order + [4, 5]
 
 
-def test_the_page_in_a_browser(tmp_path, capsys):
+def test_the_page_in_a_browser(tmp_path, capsys, browser):
     """report.html in chromium: no console errors, a game opens in the viewer from its row and
     ends on the record's last position; the lines and plots are there with JavaScript off."""
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(chromium):
-        pytest.skip(f"no chromium at {chromium}")
-    sync_api = pytest.importorskip("playwright.sync_api")
     out = tmp_path / "c"
     assert compare(capsys, "greedy", "random", "--games", "4", "--jobs", "2", "--out", str(out))[0] == 0
     plies = {r["game"]: r["plies"] for r in recorded(out)}
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        page = browser.new_page()
-        problems = []
-        page.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.goto((out / "report.html").as_uri())
-        page.click("#games tbody tr:nth-child(4) button.view")
-        assert page.inner_text("#viewer .game-title").startswith("pair 1, game 3: random (White) vs greedy (Black)")
-        page.keyboard.press("End")
-        assert page.get_attribute("svg.board", "data-ply") == str(plies[3])
-        assert problems == []
-        quiet = browser.new_page(java_script_enabled=False)
-        quiet.goto((out / "report.html").as_uri())
-        assert quiet.inner_text("#lines").splitlines()[1] == "Results of greedy vs random:"
-        assert quiet.locator("#elo-plot svg").count() == 1 and quiet.locator("#llr-plot").count() == 0
-        browser.close()
+    page = browser.new_page()
+    problems = []
+    page.on("console", lambda m: m.type in ("error", "warning") and problems.append(m.text))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto((out / "report.html").as_uri())
+    page.click("#games tbody tr:nth-child(4) button.view")
+    assert page.inner_text("#viewer .game-title").startswith("pair 1, game 3: random (White) vs greedy (Black)")
+    page.keyboard.press("End")
+    assert page.get_attribute("svg.board", "data-ply") == str(plies[3])
+    assert problems == []
+    quiet = browser.new_page(java_script_enabled=False)
+    quiet.goto((out / "report.html").as_uri())
+    assert quiet.inner_text("#lines").splitlines()[1] == "Results of greedy vs random:"
+    assert quiet.locator("#elo-plot svg").count() == 1 and quiet.locator("#llr-plot").count() == 0
+    page.close()
+    quiet.close()

@@ -3,28 +3,15 @@ a game clicked through to its last move against the referee's own boards, the ar
 move list, no console errors, and the summary and plots with JavaScript off. A screenshot of
 the page is saved in the test's tmp dir."""
 import os
-import shutil
 
 import pytest
 
 from harness.html_report import render_game_html, render_report_html
 from harness.report import table_rows
+from tests.chromium import need_chromium
 from tests.html_games import play, report_and_games
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium): the browser tests need it",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="Playwright for Python is not installed (requirements-dev.txt)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
+sync_api = need_chromium()
 
 
 @pytest.fixture(scope="module")

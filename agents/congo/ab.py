@@ -22,7 +22,7 @@ only a safety net; it makes the choice depend on speed when it fires.
 import time
 from typing import Dict, List, Optional, Tuple
 
-from harness.agent import Agent
+from harness.agent import Agent, search_score
 from harness.variants.base import Move
 from harness.variants.congo import State
 from harness.variants.congo.rules import (BETWEEN, EMPTY, GIRAFFE, LION, PAWN, RIVER, SIZE, SQUARES,
@@ -412,7 +412,7 @@ class ABAgent(Agent):
         self.seconds = seconds
         self.engine: Optional[Engine] = None
         self.seen: set = set()
-        self.last_score = 0
+        self.last_score: Optional[int] = None
 
     def start_game(self, colour: str, seed: int) -> None:
         self.engine = None
@@ -433,3 +433,6 @@ class ABAgent(Agent):
         self.last_score = score
         self.seen.add((execute(board, side, move[0], move[1], view.promotion), -side))
         return Move(*move)
+
+    def move_score(self):
+        return None if self.last_score is None else search_score(self.last_score, MATE, MATE_BOUND)

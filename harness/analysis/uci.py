@@ -8,10 +8,10 @@ the engine knows how close the 50-ply rule is. The score is the last ``info ... 
 before ``bestmove`` (``cp N`` or ``mate N``, from the side to move), turned to White's view.
 """
 import os
-from typing import List, Optional
+from typing import Optional
 
 from ..agent import AgentTimeout
-from ..uci import UciEngine, UciError, find_engine
+from ..uci import UciEngine, UciError, find_engine, parse_score
 from ..variants.base import Move
 from ..variants.cs3243.fen import parse_engine_move, position_fen
 from ..variants.cs3243.rules import RULES
@@ -31,24 +31,6 @@ def default_engine() -> str:
         raise AnalyserError(f"the cs3243 analyser needs Fairy-Stockfish, which is not on PATH or in "
                             f"/usr/games: {INSTALL_HINT}")
     return path
-
-
-def parse_score(lines: List[str]):
-    """(cp, mate) from the side to move's view in the last info line with a score; (None, None)
-    when there is none."""
-    for line in reversed(lines):
-        words = line.split()
-        if "score" in words:
-            at = words.index("score")
-            try:
-                kind, value = words[at + 1], int(words[at + 2])
-            except (IndexError, ValueError):
-                continue
-            if kind == "cp":
-                return value, None
-            if kind == "mate":
-                return None, value
-    return None, None
 
 
 class UciAnalyser(Analyser):

@@ -94,10 +94,7 @@ def start_options(args, variant: Variant) -> dict:
 
 def move_timeout_of(args, variant: Variant) -> float:
     """--move-timeout, or the variant's own default (nthu: the course's 10 s), or the sandbox's."""
-    given = getattr(args, "move_timeout", None)
-    if given is not None:
-        return given
-    return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
+    return players.move_timeout_for(variant, getattr(args, "move_timeout", None))
 
 
 def agent_spec(spec: str, variant: str = DEFAULT_VARIANT) -> str:

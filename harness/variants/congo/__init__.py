@@ -165,6 +165,9 @@ class CongoVariant(Variant):
     def square_names(self) -> Tuple[List[str], List[str]]:
         return list(rules.FILES), [str(r) for r in range(rules.SIZE, 0, -1)]
 
+    def fen(self, state: State) -> str:
+        return state.fen
+
     def perft(self, state: State, depth: int) -> int:
         """The generic count (a finished game has no moves beyond it), on the raw board."""
         return _perft(state.board, state.side, depth, state.max_plies - state.plies, state.promotion)

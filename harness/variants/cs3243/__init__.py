@@ -118,6 +118,12 @@ class CS3243(Variant):
         """The course's perft: a sequence ends only when a King is captured."""
         return perft(RULES, state.board, state.side, depth)
 
+    def fen(self, state: Position) -> str:
+        """The position's FEN, its move number counted on from the game's first position's."""
+        first = state.to_move if state.plies % 2 == 0 else (BLACK if state.to_move == WHITE else WHITE)
+        offset = state.first_fullmove - 1       # a start from a FEN keeps its move number
+        return fen.position_fen(state, offset + fen.fullmove_number(first, state.plies))
+
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
 
