@@ -16,7 +16,11 @@ the first few cases:
 - `pawns`: pawns past the river (retreats, blocked retreats), one step from the far rank
   (promotion), superpawns (2022) or pawns already on the far rank (2021, retreats only);
 - `missing_lion`: one lion is gone (the evaluations' +-10000, `apply`'s winner);
-- `no_move`: the side to move has no move at all (not for `apply`, which needs a move).
+- `no_move`: the side to move has no move at all.
+
+`apply` is not tested on `no_move` (it needs a move), `bestmove` on neither of the last two (the
+course defines its answer only when there is a move to pick and both lions stand). No lion ever
+stands in the river (the course does not say what becomes of it).
 
 White is to move in the first round of kinds (cases 1-7), Black in the next, and so on. The
 pieces placed are the edition's (2021: lion, zebra, elephant, pawn; 2022: lion, zebra, giraffe,
@@ -33,7 +37,13 @@ from ..variants.congo.rules import (ELEPHANT, GIRAFFE, LION, PAWN, RIVER, SIZE, 
                                     ZEBRA)
 
 KINDS = ("play", "placement", "lions", "river", "pawns", "missing_lion", "no_move")
-APPLY_KINDS = tuple(k for k in KINDS if k != "no_move")
+# apply needs a move; bestmove's answer is the course's only with a move to pick and both lions
+SKIPPED = {"apply": ("no_move",), "bestmove": ("no_move", "missing_lion")}
+
+
+def kinds_of(program: str) -> Tuple[str, ...]:
+    """The kinds of case a program is tested on, in the order they take turns."""
+    return tuple(k for k in KINDS if k not in SKIPPED.get(program, ()))
 EDITION_PIECES = {"2021": (ZEBRA, ELEPHANT, PAWN), "2022": (ZEBRA, GIRAFFE, PAWN, SUPERPAWN)}
 
 Board = List[int]
@@ -52,7 +62,7 @@ def make_cases(count: int, seed: int, edition: str, program: str, piece: Optiona
 
 
 def make_case(number: int, seed: int, edition: str, program: str, piece: Optional[int] = None) -> Case:
-    kinds = APPLY_KINDS if program == "apply" else KINDS
+    kinds = kinds_of(program)
     kind = kinds[(number - 1) % len(kinds)]
     rng = random.Random(f"congo-test:{seed}:{number}")
     pieces = EDITION_PIECES[edition]
@@ -64,7 +74,7 @@ def make_case(number: int, seed: int, edition: str, program: str, piece: Optiona
         if piece not in (None, LION) and kind not in ("play", "no_move"):
             _add_pieces(rng, board, edition, [piece * side] * rng.randint(1, 2))
         moves = rules.generate(tuple(board), side)
-        if program != "apply" or moves:
+        if program not in SKIPPED or (moves and (program == "apply" or (LION in board and -LION in board))):
             break
     fen = rules.format_fen(tuple(board), side, rng.randint(1, 60))
     move = rules.move_text(*_pick_move(rng, board, side, moves, edition)) if program == "apply" else None
@@ -160,10 +170,10 @@ def _lions(rng: random.Random, edition: str, pieces, side: int) -> Board:
     elif shape == "rank":              # side by side on a rank: no flight along ranks
         r = rng.choice((1, 2, 3, 5, 6, 7))
         white, black = rng.sample([rules.square(f, r) for f in range(SIZE)], 2)
-    else:                              # a lion out of its castle, facing the other
-        white = rng.randrange(SQUARES)
-        lines = [b for b in range(SQUARES) if rules.BETWEEN[white][b] is not None]
-        black = rng.choice(lines)
+    else:                              # a lion out of its castle (not in the river), facing the other
+        land = [s for s in range(SQUARES) if s not in RIVER]
+        white = rng.choice(land)
+        black = rng.choice([b for b in land if rules.BETWEEN[white][b] is not None])
     board[white], board[black] = LION, -LION
     _add_pieces(rng, board, edition, _random_codes(rng, pieces, rng.randint(2, 10)))
     between = rules.BETWEEN[white][black] or ()
