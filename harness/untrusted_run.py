@@ -13,8 +13,10 @@ stdin, what it prints on stdout, contained.
 - The box (`harness.box`, when a `BoxSettings` is given): the program is started by
   `harness/program_launcher.py`, which applies the box's resource limits (address space, CPU
   seconds, file size; run as root, its own user id and a process limit) and then becomes the
-  program; where bubblewrap works, inside bubblewrap (read-only system, the program's folder and
-  the folder the command was given from, a private /tmp, no network, its own PID namespace).
+  program; where bubblewrap works, inside bubblewrap (read-only system and Python, the program's
+  own folder read-only (`home_of`), a private /tmp, no network, its own PID namespace).
+  bubblewrap reports a program killed by signal N as exit code 128 + N; `run` gives it back as
+  the signal.
 """
 import os
 import shlex

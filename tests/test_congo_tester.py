@@ -63,6 +63,8 @@ def test_the_reference_agrees_with_options_and_the_other_edition(capsys):
     code, out, _, _ = run_tester(["minimax", "--program", reference("minimax") + " --depth 3 --edition 2022",
                               "--depth", "3", "--edition", "2022", "--cases", "14"], capsys)
     assert (code, out) == (0, "minimax: 14/14 cases agree\n")
+    code, out, _, _ = run_tester(["eval1", "--program", reference("eval1"), "--cases", "7", "--no-box"], capsys)
+    assert (code, out) == (0, "eval1: 7/7 cases agree\n")
 
 
 # -- broken copies are caught ---------------------------------------------------------------------

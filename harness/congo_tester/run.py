@@ -30,12 +30,12 @@ PROGRESS_EVERY = 10.0           # seconds between progress lines when cases run 
 
 
 class UsageError(Exception):
-    """A bad command line: the text is the whole one-line message (exit code 2)."""
+    """A bad command line (exit code 2): the text is the problem, main names the command."""
 
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: error: {message}")
+        raise UsageError(message)
 
 
 def _seconds(text: str) -> float:
@@ -88,12 +88,11 @@ def reference_options(args: argparse.Namespace) -> List[str]:
     out = []
     if args.piece is not None:
         if args.part != "moves":
-            raise UsageError(f"{PROG}: error: --piece is an option of moves, not of {args.part}")
+            raise UsageError(f"--piece is an option of moves, not of {args.part}")
         out += ["--piece", LETTERS[args.piece]]
     if args.depth is not None:
         if args.part not in programs.DEFAULT_DEPTH:
-            raise UsageError(f"{PROG}: error: --depth is an option of minimax, alphabeta and bestmove, "
-                             f"not of {args.part}")
+            raise UsageError(f"--depth is an option of minimax, alphabeta and bestmove, not of {args.part}")
         out += ["--depth", str(args.depth)]
     out += ["--edition", args.edition or programs.DEFAULT_EDITION.get(args.part, "2022")]
     return out
@@ -104,9 +103,9 @@ def _writable(path: Optional[str], option: str) -> None:
         return
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"{PROG}: error: {option} {path}: the folder {folder} does not exist")
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
     if os.path.isdir(path):
-        raise UsageError(f"{PROG}: error: {option} {path}: is a folder")
+        raise UsageError(f"{option} {path}: is a folder")
 
 
 def main(argv: Optional[Sequence[str]] = None, prog: str = PROG,
@@ -118,10 +117,7 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = PROG,
         command = command_line(args.program)
         _writable(args.json, "--json")
         _writable(args.junit, "--junit")
-    except UsageError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    except programs.UsageError as exc:
+    except (UsageError, programs.UsageError) as exc:     # the reference's parser names itself: drop that
         print(f"{prog}: error: {str(exc).split(': error: ', 1)[-1]}", file=sys.stderr)
         return 2
     except CommandError as exc:
