@@ -3,7 +3,8 @@ stdin, what it prints on stdout, contained.
 
 - No shell: the command line is split as a shell would split it (`shlex`) and the program is
   started directly. Its paths are taken from where the command is given (`command_line`).
-- A clean environment: PATH, LANG, HOME and TMPDIR only; HOME and TMPDIR are its scratch folder.
+- A clean environment (`harness.untrusted_env`): PATH, LANG (and LC_ALL), HOME and TMPDIR; HOME
+  and TMPDIR are its scratch folder.
 - Its own working folder: an empty scratch folder (a temporary folder deleted after the run; in
   the box, the box's private /tmp).
 - Its own session: when the run ends (it answered, timed out, printed too much, or Ctrl-C) the
@@ -29,19 +30,18 @@ import threading
 import time
 from typing import List, NamedTuple, Optional, Sequence
 
+from .box import BOX_TMP, BoxSettings, bwrap
 from .box import ENV as BOX_ENV
-from .box import BoxSettings, bwrap
 from .box import command as box_command
 from .sandbox import describe_exit
+from .untrusted_env import untrusted_env
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "program_launcher.py")
 CANNOT_START = 127          # program_launcher's exit code when exec fails, with this mark:
 START_MARK = "cannot start"
 ERROR_TAIL = 2000           # bytes of stderr kept for messages
-DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 READ_CHUNK = 1 << 16
 SIGNALS = {int(sig) for sig in signal.Signals}
-BOX_TMP = "/tmp"            # the box's private tmpfs (harness.box): the scratch folder in the box
 
 
 class CommandError(ValueError):
@@ -82,12 +82,6 @@ class Finished(NamedTuple):
         return lines[-1].strip()[:200] if lines else ""
 
 
-def clean_env(scratch: str) -> dict:
-    """The whole environment of an untrusted program whose scratch folder is `scratch`."""
-    return {"PATH": os.environ.get("PATH") or DEFAULT_PATH, "LANG": os.environ.get("LANG") or "C.UTF-8",
-            "HOME": scratch, "TMPDIR": scratch}
-
-
 def command_line(text: str, cwd: Optional[str] = None) -> List[str]:
     """The argv of a command line given as text (split as a shell would, never run by one): the
     program as an absolute path (a name without '/' is looked up on PATH), and every later
@@ -108,7 +102,7 @@ def command_line(text: str, cwd: Optional[str] = None) -> List[str]:
         if not os.access(path, os.X_OK):
             raise CommandError(f"'{program}' is not executable (chmod +x {shlex.quote(program)})")
     else:
-        path = shutil.which(program, path=os.environ.get("PATH") or DEFAULT_PATH)
+        path = shutil.which(program, path=untrusted_env(cwd)["PATH"])
         if path is None:
             raise CommandError(f"'{program}' is not a program on PATH (a file here is ./{program})")
     out = [os.path.abspath(path)]
@@ -136,14 +130,13 @@ def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
     """Run `argv` once with `data` on stdin; see the module's text for what contains it."""
     scratch = tempfile.mkdtemp(prefix="program-run-")
     try:
-        command, env, cwd, boxed = list(argv), clean_env(scratch), scratch, False
+        command, env, cwd, boxed = list(argv), untrusted_env(scratch), scratch, False
         if box is not None and box.enabled:
             boxed = bwrap()[0] is not None
             workdir = BOX_TMP if boxed else scratch
             launcher = [sys.executable, "-S", LAUNCHER, workdir, *argv]
             command, settings = box_command(box, launcher, os.path.join(home_of(argv), "program"))
-            env = clean_env(workdir)
-            env[BOX_ENV] = settings[BOX_ENV]
+            env = untrusted_env(workdir, {BOX_ENV: settings[BOX_ENV]})
         finished = _run(command, data, timeout, cap, env, cwd)
         if boxed and finished.status is not None and finished.status > 128 and finished.status - 128 in SIGNALS:
             # bubblewrap exits with 128 + N when the program was killed by signal N
