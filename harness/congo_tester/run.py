@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Callable, List, NoReturn, Optional, Sequence
 
-from ..argtypes import whole_number
+from ..argtypes import positive_seconds, whole_number
 from ..box import BoxSettings, bwrap
 from ..untrusted_run import CommandError, Finished, command_line
 from ..untrusted_run import run as run_program
@@ -38,16 +38,6 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"'{text}' must be a positive number of seconds")
-    return value
-
-
 def _part(text: str) -> str:
     if text not in programs.PROGRAMS:
         raise argparse.ArgumentTypeError(f"'{text}' is not a part ({', '.join(programs.PROGRAMS)})")
@@ -71,7 +61,7 @@ def build_parser(prog: str = PROG) -> Parser:
     p.add_argument("--cases", type=whole_number(1), default=DEFAULT_CASES, metavar="N",
                    help=f"how many cases (default {DEFAULT_CASES}; the first N of a seed are always the same)")
     p.add_argument("--seed", type=whole_number(0), default=0, metavar="S", help="the cases' seed (default 0)")
-    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="T",
+    p.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="T",
                    help=f"seconds a run of the program may take (default {DEFAULT_TIMEOUT:g}); the first run "
                         "gets all cases, then each case alone if that run fails")
     p.add_argument("--show", type=whole_number(0), default=DEFAULT_SHOW, metavar="K",
