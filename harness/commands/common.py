@@ -9,6 +9,7 @@ import os
 from typing import List, NoReturn, Optional
 
 from .. import cluster, grade, players
+from ..argtypes import positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
 from ..argtypes import whole_number as whole_number_at_least
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
@@ -40,16 +41,6 @@ class Parser(argparse.ArgumentParser):
 
 positive_int = whole_number_at_least(1)
 whole_number = whole_number_at_least(None)
-
-
-def positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"'{text}' must be a positive number of seconds")
-    return value
 
 
 def cluster_address(text: str) -> str:

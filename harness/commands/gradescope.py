@@ -1,7 +1,6 @@
 """`gradescope --out autograder.zip`: the course's grading as a Gradescope autograder (harness/gradescope/)."""
-import argparse
-
 from .. import players
+from ..argtypes import positive_number
 from ..box import BoxSettings
 from ..gradescope import COLOURS, GRADED_VARIANTS, VISIBILITIES, Settings, SettingsError
 from ..gradescope.bundle import BundleError, build_bundle
@@ -11,14 +10,7 @@ from .common import (UsageError, add_variant_option, agent_spec, opponent_list, 
                      variant_of, whole_number)
 
 
-def points_number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of points") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"'{text}' must be a positive number of points")
-    return value
+points_number = positive_number("points")
 
 
 def run(args) -> int:
