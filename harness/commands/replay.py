@@ -8,6 +8,7 @@ from ..analysis.store import read_analyses
 from ..html_report import render_game_html
 from ..replay import load_record, record_lines
 from ..variants import find_variant
+from .common import UsageError
 
 
 def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None,
@@ -48,10 +49,7 @@ def run(args) -> int:
             print(line)
         sys.stdout.flush()
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:   # e.g. piped into `head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise UsageError(str(exc)) from None
     return 0
 
 
