@@ -22,7 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from harness.congo_tester import main as tester  # noqa: E402
+from harness.congo_tester.run import main as tester  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "congo")
 PYTHON = os.path.realpath(sys.executable)      # the real interpreter: the box shows it

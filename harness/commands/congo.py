@@ -12,7 +12,7 @@ TESTER = "test"
 
 def run_raw(argv: List[str]) -> int:
     if argv[:1] == [TESTER]:
-        from ..congo_tester import main as test_main
+        from ..congo_tester.run import main as test_main
         return test_main(argv[1:], prog=f"{PROG} {TESTER}")
     from ..variants.congo.programs import main as congo_main
     return congo_main(argv, prog=PROG, epilog=f"{PROG} {TESTER} PART --program CMD: test your own program "

@@ -10,8 +10,5 @@ programs (harness/variants/congo/programs.py). See docs/congo.md ("Test your own
 - `run`: the command line and the run (all cases at once, then each alone if that run fails).
 
 The program runs through `harness.untrusted_run` (no shell, a clean environment, a timeout, an
-output cap, its process group killed; the box unless --no-box).
+output cap, its process group killed; the box unless --no-box). The entry is `run.main`.
 """
-from .run import main
-
-__all__ = ["main"]
