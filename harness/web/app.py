@@ -274,20 +274,20 @@ def create_app(settings: Settings) -> Starlette:
         data = await body_of(request)
         text = text_field(data, "move", required=True)
         try:
-            web.move(text[:100])
+            state = web.move(text[:100])
         except NotYourTurn as exc:
             raise BadRequest(409, str(exc)) from None
         except Refused as exc:
             raise BadRequest(400, str(exc)) from None
-        return JSONResponse(web.state())
+        return JSONResponse(state)
 
     async def undo(request: Request) -> Response:
         web = game_of(request)
         try:
-            taken = web.undo()
+            taken, state = web.undo()
         except Refused as exc:
             raise BadRequest(409, str(exc)) from None
-        return JSONResponse({**web.state(), "taken": taken})
+        return JSONResponse({**state, "taken": taken})
 
     async def resign(request: Request) -> Response:
         web = game_of(request)

@@ -16,7 +16,7 @@ import itertools
 import secrets
 import threading
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..html_report import encode_grid
 from ..play.session import Refused, Session
@@ -97,7 +97,9 @@ class WebGame:
 
     # -- what a request does (each locked) ---------------------------------------------------
 
-    def move(self, text: str) -> None:
+    def move(self, text: str) -> Dict[str, Any]:
+        """Play the human's move; the game's state right after it (taken under the lock, before
+        the agent to reply can start)."""
         with self.lock:
             self.touched = time.monotonic()
             session = self.session
@@ -110,15 +112,17 @@ class WebGame:
             self.version += 1
             self.turn_began = time.monotonic()
             self.kick()
+            return game_state(self)
 
-    def undo(self) -> int:
+    def undo(self) -> Tuple[int, Dict[str, Any]]:
+        """Take back the human's last move and the reply: (plies taken, the state right after)."""
         with self.lock:
             self.touched = time.monotonic()
             taken = self.session.undo()
             self.version += 1
             self.turn_began = time.monotonic()
             self.kick()
-            return taken
+            return taken, game_state(self)
 
     def resign(self, colour: Optional[str] = None) -> None:
         with self.lock:
