@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import stats
 from .report import directory_name
-from .results import outcome, pair_points, write_json
+from .results import read_records, outcome, pair_points, write_json
 from .html_report import write_tournament_html
 from .series import SeriesPlan, run_plans
 
@@ -288,7 +288,22 @@ def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, exec
     write_json(os.path.join(out, REPORT_JSON), report)
     with open(os.path.join(out, REPORT_MD), "w", encoding="utf-8") as handle:
         handle.write(render_markdown(report))
-    games = [(plan.label, plan.results_path, record)
-             for (_, _, plan), records in zip(laid_out, all_records) for record in records]
-    write_tournament_html(out, report, games)
+    write_tournament_html(out, report, tournament_games(laid_out, all_records))
     return report
+
+
+def tournament_games(laid_out, all_records) -> List[Tuple[str, str, dict]]:
+    """(pair label, results file, record) for every game, pair by pair, for the page."""
+    return [(plan.label, plan.results_path, record)
+            for (_, _, plan), records in zip(laid_out, all_records) for record in records]
+
+
+def redraw_tournament_html(out: str, report: dict) -> str:
+    """Write OUT/report.html again from the games recorded under OUT (e.g. once they have been
+    reviewed by `analyse`); return its path."""
+    laid_out = plan_tournament(report["players"], report["settings"]["games"], out)
+    all_records = []
+    for _, _, plan in laid_out:
+        records, _ = read_records(plan.results_path)
+        all_records.append([records[k] for k in sorted(records)])
+    return write_tournament_html(out, report, tournament_games(laid_out, all_records))

@@ -242,6 +242,21 @@ def test_report_analyse_names_the_turning_points(tmp_path, capsys):
     assert '"review":{"analyser":"ab,nodes=300"' in (tmp_path / "r" / "report.html").read_text()
 
 
+def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys):
+    out = str(tmp_path / "t")
+    code, _, err = run_cli(["tournament", "random", "greedy", "--variant", "nthu", "--games", "1", "--out", out,
+                            "--quiet", "--jobs", "1"], capsys)
+    assert code == 0, err
+    page = os.path.join(out, "report.html")
+    assert '"review":{"analyser"' not in open(page, encoding="utf-8").read()
+    code, printed, err = run_cli(["analyse", out, "--nodes", "300", "--quiet", "--jobs", "1"], capsys)
+    assert code == 0, err
+    assert page in printed
+    reviews = read_analyses(os.path.join(out, "pairs", "random-vs-greedy", "results.jsonl"))
+    assert sorted(reviews) == [0, 1]
+    assert open(page, encoding="utf-8").read().count('"review":{"analyser":"ab,nodes=300"') == 2
+
+
 @pytest.mark.parametrize("argv, message", [
     (["analyse", "/nonexistent/folder"], "error: '/nonexistent/folder' does not exist"),
     (["analyse", "EMPTY"], "is a folder without results (no results.jsonl in it or under it)"),

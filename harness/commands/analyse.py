@@ -8,6 +8,7 @@ from ..analysis.run import analyse_games
 from ..analysis.store import results_files
 from ..analysis.text import accuracy_text, turning_point_text
 from ..html_report import REPORT_HTML, write_report_html, write_series_html
+from ..tournament import redraw_tournament_html
 from ..results import SUMMARY_FILE, damage_notes, read_records_noting_damage, read_settings
 from .common import (RESUME_HINT, UsageError, add_analyser_options, add_progress_options, positive_int, progress_mode,
                      whole_number)
@@ -32,8 +33,8 @@ def chosen_games(files, games):
 
 
 def redraw_pages(path: str, files) -> list:
-    """Draw again the report.html pages that show these games: a report folder's and each series
-    folder's that has one. The pages written."""
+    """Draw again the report.html pages that show these games: a report folder's, a tournament
+    folder's and each series folder's that has one. The pages written."""
     written = []
     folders = [path] if os.path.isdir(path) else []
     folders += [os.path.dirname(f) for f in files if os.path.dirname(f) not in folders]
@@ -47,6 +48,9 @@ def redraw_pages(path: str, files) -> list:
             continue
         if isinstance(summary, dict) and "agent" in summary and "opponents" in summary:
             written.append(write_report_html(folder, summary))
+            continue
+        if isinstance(summary, dict) and "crosstable" in summary and "players" in summary:
+            written.append(redraw_tournament_html(folder, summary))
             continue
         settings = read_settings(folder)
         results = os.path.join(folder, "results.jsonl")
