@@ -3,7 +3,7 @@
 limits, exactly as the sandbox's worker does for a student's .py file (harness.box's
 MINICHESS_BOX setting: address space, CPU seconds, file size, and, run as root in the box, a user
 id of the box's own with a process limit), takes that setting out of the environment, moves to
-WORKDIR (the run's empty scratch folder), then becomes PROGRAM (exec), which keeps the limits.
+WORKDIR (the run's empty scratch folder, made here if need be), then becomes PROGRAM (exec), which keeps the limits.
 If PROGRAM cannot be started, one line on stderr and exit code 127.
 """
 import json
@@ -20,6 +20,7 @@ def main(argv) -> int:
     workdir, program = argv[1], argv[2]
     _apply_limits(json.loads(os.environ.pop(BOX_ENV, None) or "{}"))
     try:
+        os.makedirs(workdir, exist_ok=True)
         os.chdir(workdir)
         os.execv(program, argv[2:])
     except OSError as exc:

@@ -6,7 +6,7 @@ stdin, what it prints on stdout, contained.
 - A clean environment (`harness.untrusted_env`): PATH, LANG (and LC_ALL), HOME and TMPDIR; HOME
   and TMPDIR are its scratch folder.
 - Its own working folder: an empty scratch folder (a temporary folder deleted after the run; in
-  the box, the box's private /tmp).
+  the box, /tmp/run in the box's private /tmp).
 - Its own session: when the run ends (it answered, timed out, printed too much, or Ctrl-C) the
   whole process group is killed, so nothing it started outlives the run.
 - A wall-clock limit per run and a cap on what it prints (stdout; the end of stderr is kept for
@@ -36,6 +36,7 @@ from .box import command as box_command
 from .sandbox import describe_exit
 from .untrusted_env import untrusted_env
 
+BOX_RUN_DIR = BOX_TMP + "/run"       # the program's working folder, HOME and TMPDIR in the box
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "program_launcher.py")
 CANNOT_START = 127          # program_launcher's exit code when exec fails, with this mark:
 START_MARK = "cannot start"
@@ -133,7 +134,9 @@ def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
         command, env, cwd, boxed = list(argv), untrusted_env(scratch), scratch, False
         if box is not None and box.enabled:
             boxed = bwrap()[0] is not None
-            workdir = BOX_TMP if boxed else scratch
+            # in the box, a folder of its own inside the box's private /tmp: /tmp itself also holds
+            # the paths leading to the folders bound into the box when those lie under /tmp
+            workdir = BOX_RUN_DIR if boxed else scratch
             launcher = [sys.executable, "-S", LAUNCHER, workdir, *argv]
             command, settings = box_command(box, launcher, os.path.join(home_of(argv), "program"))
             env = untrusted_env(workdir, {BOX_ENV: settings[BOX_ENV]})
