@@ -315,7 +315,11 @@ def test_ctrl_c_stops_the_analysis_promptly_and_the_rest_resumes(tmp_path):
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     proc = subprocess.Popen(command, cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    time.sleep(1.5)
+    analysis = tmp_path / "s" / "analysis.jsonl"
+    deadline = time.monotonic() + 60              # the run has begun once it has opened analysis.jsonl
+    while not analysis.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)
     sent = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)           # a terminal's Ctrl-C: the whole group
     try:
@@ -324,7 +328,6 @@ def test_ctrl_c_stops_the_analysis_promptly_and_the_rest_resumes(tmp_path):
         os.killpg(proc.pid, signal.SIGKILL)
         pytest.fail("still running 10 s after Ctrl-C")
     assert time.monotonic() - sent < 10
-    analysis = tmp_path / "s" / "analysis.jsonl"
     kept = [json.loads(line) for line in analysis.read_text().splitlines()] if analysis.exists() else []
     if proc.returncode != 0:                      # 0: it finished before the signal landed
         assert proc.returncode == 130, err
