@@ -92,13 +92,16 @@ def test_ctrl_c_stops_at_once_while_an_agent_is_still_thinking():
         try:
             request(url + "api/best", {"variant": "congo", "fen": "3l3/7/7/7/7/P6/3L3 w 1", "agent": "greedy"})
             status, game = request(url + "api/games", {"white": "human", "black": "human"})
+            probing.set()
             request(url + "api/best", {"game": game["id"], "agent": "tests/fixtures/hostile/hang.py"})
         except urllib.error.HTTPError as exc:
             answers.append((exc.code, json.loads(exc.read())))
 
+    probing = threading.Event()
     asking = threading.Thread(target=ask)
     asking.start()
-    time.sleep(3)
+    assert probing.wait(60)
+    time.sleep(1.5)                 # the probe of the hanging file is in flight
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
