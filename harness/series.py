@@ -16,7 +16,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from tqdm import tqdm
 
@@ -258,18 +258,18 @@ PROGRESS_MODES = ("bar", "plain", "none")
 PLAIN_EVERY_SECONDS = 5.0
 
 
-class _Progress:
+class Progress:
     """A tqdm bar on a terminal; elsewhere (CI logs, `| tee`) a plain line every few seconds and
-    at the end; or nothing."""
+    at the end; or nothing. `tally` is shown beside the count (anything with a str())."""
 
-    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally: _Tally):
+    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally, unit: str = "game"):
         if mode is None:
             mode = "bar" if sys.stderr.isatty() else "plain"
-        self.mode, self.total, self.done, self.label, self.tally = mode, total, initial, label, tally
+        self.mode, self.total, self.done, self.label, self.tally, self.unit = mode, total, initial, label, tally, unit
         self.started = self.last = time.monotonic()
         self.bar = None
         if mode == "bar":
-            self.bar = tqdm(total=total, initial=initial, unit="game", desc=label, dynamic_ncols=True)
+            self.bar = tqdm(total=total, initial=initial, unit=unit, desc=label, dynamic_ncols=True)
             self.bar.set_postfix_str(str(tally))
 
     def update(self) -> None:
@@ -281,7 +281,7 @@ class _Progress:
             now = time.monotonic()
             if now - self.last >= PLAIN_EVERY_SECONDS or self.done == self.total:
                 self.last = now
-                print(f"{self.label}: {self.done}/{self.total} games, {self.tally}, {now - self.started:.0f} s",
+                print(f"{self.label}: {self.done}/{self.total} {self.unit}s, {self.tally}, {now - self.started:.0f} s",
                       file=sys.stderr, flush=True)
 
     def close(self) -> None:
@@ -305,6 +305,32 @@ def _stop_pool(pool) -> None:
         stopper.join(5)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def play_tasks(tasks: List[dict], jobs: int, executor=None) -> Iterator[tuple]:
+    """`run_game`'s (plan, record) for every task, as each game ends: on `executor` when given
+    (see `run_plans`), else in a pool of `jobs` processes, or in this process for one job or one
+    task. Closing the generator before the end (Ctrl-C, an error in the caller) stops the pool at
+    once and cancels the executor's queued games."""
+    pool = None
+    if executor is None and jobs > 1 and len(tasks) > 1:
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
+    finished = False
+    try:
+        if executor is not None:
+            yield from executor.run(run_game, tasks)
+        else:
+            yield from (pool.imap_unordered(run_game, tasks) if pool else map(run_game, tasks))
+        finished = True
+        if pool:
+            pool.close()
+            pool.join()
+    finally:
+        if not finished:
+            if pool:
+                _stop_pool(pool)
+            if executor is not None:
+                executor.cancel()
 
 
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
@@ -341,20 +367,14 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         if on_plan_done is not None:
             on_plan_done(plans[k], records)
 
-    pool = None
-    if executor is None and jobs > 1 and len(tasks) > 1:
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    shown = _Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
+    shown = Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
+    results = play_tasks(tasks, jobs, executor)
     try:
         for k in range(len(plans)):
             if not remaining[k]:
                 plan_done(k)
-        if executor is not None:
-            results = executor.run(run_game, tasks)
-        else:
-            results = pool.imap_unordered(run_game, tasks) if pool else map(run_game, tasks)
         for k, record in results:
             if "harness_error" in record:
                 raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
@@ -365,16 +385,8 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
             remaining[k] -= 1
             if not remaining[k]:
                 plan_done(k)
-        if pool:
-            pool.close()
-            pool.join()
-    except BaseException:
-        if pool:
-            _stop_pool(pool)
-        if executor is not None:
-            executor.cancel()
-        raise
     finally:
+        results.close()         # a run cut short (Ctrl-C, an error) stops the pool at once
         shown.close()
         for handle in handles:
             handle.close()
