@@ -205,6 +205,31 @@ class UciAgent(Agent):
         move = engine_to_course(self.rules, words[1])
         return words[1] if move is None else move
 
+    def analyse(self, fen: str, lines: int = 1) -> List[dict]:
+        """The engine's `lines` best moves in the position `fen` (MultiPV), best first, searched
+        to the agent's limit from a cleared hash (ucinewgame, so a position's answer does not
+        depend on the ones before): per line {"move": engine move, "cp": centipawns or None,
+        "mate": moves to mate (negative: being mated) or None, "pv": [engine moves]}, each as
+        the last complete `info ... multipv K` line before `bestmove` reported it."""
+        if self.proc is None:
+            self._start()
+        elif self.proc.poll() is not None:
+            raise self._died("between positions")
+        self._send(f"setoption name MultiPV value {lines}")
+        self._send("ucinewgame")
+        self._send(f"position fen {fen}")
+        self._send(self.go_command())
+        seen: List[str] = []
+        self._expect(lambda text: text.startswith("bestmove"), "bestmove", self.timeout, seen)
+        found: dict = {}
+        for text in seen:
+            info = _INFO.match(text)
+            if info and "bound" not in text:       # an exact score, not a fail-high or fail-low
+                kind, value, pv = info.group(2), int(info.group(3)), info.group(4).split()
+                found[int(info.group(1) or 1)] = {"move": pv[0], "cp": value if kind == "cp" else None,
+                                                  "mate": value if kind == "mate" else None, "pv": pv}
+        return [found[k] for k in sorted(found)]
+
     def _kill(self) -> None:
         proc = self.proc
         if proc is None or proc.poll() is not None:
@@ -249,6 +274,8 @@ class UciAgent(Agent):
 
 
 _OPTION = re.compile(r"(nodes|movetime|timeout)=(.*)")
+# an `info` line with a score and a pv: its multipv number (absent: 1), the score's kind and value, the pv
+_INFO = re.compile(r"info .*?(?:\bmultipv (\d+) .*?)?\bscore (cp|mate) (-?\d+)\b.*? pv (.+)")
 
 
 def uci_agent_from_spec(spec: str, timeout: Optional[float] = None) -> UciAgent:
