@@ -23,10 +23,7 @@ from tqdm import tqdm
 from . import players
 from .game import Game
 from .referee import play_game
-from .results import (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
-                      damage_notes, differences, drop_damaged_lines, outcome, read_records_noting_damage,
-                      read_settings,
-                      series_summary, write_json)
+from .results import RESULTS_FILE, SUMMARY_FILE, append_record, differences, open_run, outcome, series_summary, write_json
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .variants import DEFAULT_VARIANT, find_variant
@@ -163,46 +160,16 @@ def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
 
 def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
             say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)) -> Dict[int, dict]:
-    """The records already in the plan's directory, after checking they belong to this series.
-
-    fresh: forget any earlier series there. resume: continue a matching one. Neither: refuse a
-    directory that already holds games, rather than mix two series. `say` gets the notes: damaged
-    lines dropped, and how many games a resumed run kept."""
-    try:
-        os.makedirs(plan.out, exist_ok=True)
-    except OSError as exc:
-        raise ResultsError(f"cannot create the output folder '{plan.out}': {exc.strerror or exc}") from None
-    path = plan.results_path
-    if fresh:
-        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE):
-            if os.path.exists(os.path.join(plan.out, name)):
-                os.remove(os.path.join(plan.out, name))
-    records, damaged = read_records_noting_damage(path)
-    old = read_settings(plan.out)
-    settings = plan.settings()
-    if records and not resume:
-        raise ResultsError(f"{path} already holds {len(records)} games; add --resume to continue "
-                           f"that series, --force to start it over, or choose another --out")
-    if old is not None and (records or resume):
-        changed = differences(old, settings)
-        if changed:
-            raise ResultsError(f"{plan.out} holds another series (it differs in {', '.join(changed)}); "
-                               f"choose another --out")
-    for index, record in records.items():
+    """The records already in the plan's directory, after checking they belong to this series
+    (`harness.results.open_run`: fresh forgets an earlier series there, resume continues a
+    matching one, neither refuses a directory that already holds games)."""
+    def belongs(index: int, record: dict) -> Optional[str]:
         if (record.get("variant", DEFAULT_VARIANT), record.get("white"), record.get("black"),
                 record.get("seed")) != (plan.variant, *plan.players_of(index), plan.seed + index):
-            raise ResultsError(f"{path} holds game {index} of another series "
-                               f"({record.get('white')} vs {record.get('black')}, seed {record.get('seed')}); "
-                               f"choose another --out")
-    for note in damage_notes(path, damaged):
-        say(f"note: {note}")
-    if damaged:
-        drop_damaged_lines(path)
-    if resume and records:
-        kept = len([i for i in records if i < plan.games])
-        say(f"resuming {plan.out}: {kept} games kept, {max(plan.games - kept, 0)} to play")
-    write_json(os.path.join(plan.out, SETTINGS_FILE), settings)
-    return records
+            return (f"game {index} of another series ({record.get('white')} vs {record.get('black')}, "
+                    f"seed {record.get('seed')})")
+        return None
+    return open_run(plan.out, plan.settings(), resume, fresh, say, differences, belongs, plan.games)
 
 
 def plan_records(plan: SeriesPlan, records: Dict[int, dict]) -> List[dict]:

@@ -219,7 +219,7 @@ def test_greedy_mates_in_one_and_a_run_resumes(tmp_path, capsys):
     timeless = lambda summary: {k: v for k, v in summary.items() if not k.startswith("seconds")}  # noqa: E731
     assert timeless(again) == timeless(first)
     code, _, err = run_cli(["puzzles", "random", "--set", SMALL, "--out", str(tmp_path / "out"), "--resume"], capsys)
-    assert code == 2 and "holds another puzzle run (it differs in agent)" in err
+    assert code == 2 and "holds another puzzle run (it differs in agent); choose another --out" in err
 
 
 # ----------------------------------------------------------------------------- the shipped set

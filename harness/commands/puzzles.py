@@ -7,8 +7,8 @@ import sys
 
 from .. import box, cluster, grade, players
 from ..puzzles.puzzle import DEFAULT_SET, PuzzleError, find, load_set, shipped_sets
-from ..puzzles.run import file_sha256, render_text, run_set, summarize
-from ..report import directory_name
+from ..puzzles.run import render_text, run_set, summarize
+from ..report import directory_name, file_sha256
 from ..results import SUMMARY_FILE, write_json
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants.cs3243 import VARIANT

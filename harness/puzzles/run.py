@@ -7,21 +7,19 @@ scores a crash, a timeout or an illegal answer as it would in a game; then the g
 ply limit is 1). The side not to move is `IDLE`, never asked. The games run through
 `harness.series.play_tasks` (the local pool, or a Dask cluster), and each record is appended to
 OUT/results.jsonl the moment it ends, with the puzzle's id, so a run that is cut short resumes
-(`--resume`) and `replay OUT/results.jsonl --game N` shows any attempt. OUT/series.json holds
+(`--resume`; `harness.results.open_run`) and `replay OUT/results.jsonl --game N` shows any attempt. OUT/series.json holds
 what makes two runs the same (the agent, the set file's sha256, the limits); OUT/report.json
 the summary.
 
 A puzzle is solved when the agent's move is one of its solutions. Per theme: the solved rate
 with its 95 % Wilson interval (`harness.stats.wilson`).
 """
-import hashlib
 import os
 import shlex
 from typing import Callable, Dict, List, Optional
 
 from .. import stats
-from ..results import (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record, damage_notes,
-                       drop_damaged_lines, read_records_noting_damage, read_settings, write_json)
+from ..results import RESULTS_FILE, append_record, open_run
 from ..series import Progress, SeriesError, play_tasks
 from ..variants.base import FAULTS, WHITE
 from ..variants.cs3243 import VARIANT
@@ -31,14 +29,6 @@ from .puzzle import DEFAULT_SET, THEMES, Puzzle
 IDLE = "dummy"          # the side not to move: built, never asked
 IDENTITY = ("agent", "agent_sha256", "set_sha256")    # what makes two runs one (limits may change)
 PROGRAM = "python -m harness"
-
-
-def file_sha256(path: str) -> Optional[str]:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def puzzle_task(puzzle: Puzzle, index: int, agent: str, move_timeout: float, game_time: Optional[float],
@@ -146,43 +136,6 @@ class _Solved:
         return f"solved {self.solved}"
 
 
-def prepare(out: str, settings: dict, puzzles: List[Puzzle], resume: bool, fresh: bool,
-            say: Callable[[str], None]) -> Dict[int, dict]:
-    """The attempts already in OUT, after checking they belong to this run (as `series` does:
-    refuse to mix two runs; --resume continues one, --force starts it over)."""
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as exc:
-        raise ResultsError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
-    path = os.path.join(out, RESULTS_FILE)
-    if fresh:
-        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE):
-            if os.path.exists(os.path.join(out, name)):
-                os.remove(os.path.join(out, name))
-    records, damaged = read_records_noting_damage(path)
-    if records and not resume:
-        raise ResultsError(f"{path} already holds {len(records)} attempts; add --resume to continue that run, "
-                           f"--force to start it over, or choose another --out")
-    old = read_settings(out)
-    if old is not None and (records or resume):
-        changed = [key for key in IDENTITY if old.get(key) != settings.get(key)]
-        if changed:
-            raise ResultsError(f"{out} holds another puzzle run (it differs in {', '.join(changed)}); "
-                               f"use --force to start over or choose another --out")
-    for index, record in records.items():
-        if index >= len(puzzles) or record.get("puzzle") != puzzles[index].id:
-            raise ResultsError(f"{path} holds attempt {index} of another set (puzzle {record.get('puzzle')!r}); "
-                               f"choose another --out")
-    for note in damage_notes(path, damaged):
-        say(f"note: {note}")
-    if damaged:
-        drop_damaged_lines(path)
-    if resume and records:
-        say(f"resuming {out}: {len(records)} attempts kept, {len(puzzles) - len(records)} to play")
-    write_json(os.path.join(out, SETTINGS_FILE), settings)
-    return records
-
-
 def run_set(agent: str, puzzles: List[Puzzle], out: str, settings: dict, jobs: int = 1, resume: bool = False,
             fresh: bool = False, progress: Optional[str] = None, executor=None,
             say: Callable[[str], None] = print) -> Dict[int, dict]:
@@ -190,7 +143,14 @@ def run_set(agent: str, puzzles: List[Puzzle], out: str, settings: dict, jobs: i
 
     `settings` holds move_timeout, game_time and box (a BoxSettings dict or None) besides what
     identifies the run. progress: 'bar', 'plain', 'none' or None (bar on a terminal)."""
-    done = prepare(out, settings, puzzles, resume, fresh, say)
+    def belongs(index: int, record: dict) -> Optional[str]:
+        if index >= len(puzzles) or record.get("puzzle") != puzzles[index].id:
+            return f"attempt {index} of another set (puzzle {record.get('puzzle')!r})"
+        return None
+
+    def differs(old: dict, new: dict) -> List[str]:
+        return [key for key in IDENTITY if old.get(key) != new.get(key)]
+    done = open_run(out, settings, resume, fresh, say, differs, belongs, len(puzzles), "puzzle run", "attempts")
     tasks = [puzzle_task(p, i, agent, settings["move_timeout"], settings["game_time"], settings["box"])
              for i, p in enumerate(puzzles) if i not in done]
     tally = _Solved()
