@@ -13,7 +13,7 @@ from ..results import SUMMARY_FILE, write_json
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants.cs3243 import VARIANT
 from .common import (UsageError, add_box_options, add_progress_options, add_resume_options, agent_spec,
-                     agents_help, box_option, default_out, positive_int, positive_seconds, progress_mode, runs_in)
+                     box_option, default_out, positive_int, positive_seconds, progress_mode, runs_in)
 
 
 def show(args) -> int:
@@ -67,7 +67,8 @@ def run(args) -> int:
 
 def add_parser(sub) -> None:
     p = sub.add_parser("puzzles", help="CS3243 tactics: an agent's solved rate per theme (mate in 1, mate in 2, ...)")
-    p.add_argument("agent", nargs="?", metavar="AGENT", help=agents_help())
+    p.add_argument("agent", nargs="?", metavar="AGENT",
+                   help=f"the agent to test: {players.agent_forms(VARIANT.name)} (CS3243 only)")
     p.add_argument("--set", default=DEFAULT_SET, metavar="NAME|FILE",
                    help=f"a shipped set ({', '.join(shipped_sets()) or 'none'}) or a JSON-lines puzzle file "
                         f"(default {DEFAULT_SET}; format: docs/puzzles.md)")
