@@ -169,7 +169,7 @@ def test_a_file_that_plays_every_solution_solves_all(tmp_path, capsys):
     assert summary["themes"]["mate-in-1"]["wilson95"] == [0.4385, 1.0]
     assert summary["missed"] == [] and summary["faults"] == {}
     assert "solved 6/6 (100.0 %, 95 % CI 61.0-100.0 %)" in text
-    assert "mate-in-2               2/2     100.0 %   34.2-100.0 %" in text
+    assert "mate-in-2                  2/2  100.0 %   34.2-100.0 %" in text
     attempts = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert sorted(a["puzzle"] for a in attempts) == sorted(p.id for p in read_set(SMALL))
     assert all(a["plies"] == 1 for a in attempts)

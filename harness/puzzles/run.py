@@ -46,7 +46,7 @@ def judge(puzzle: Puzzle, record: dict) -> dict:
     """One attempt: the move played (None when the agent failed), solved or not, and why not."""
     played = record["moves"][0] if record.get("moves") else None
     fault = record.get("reason") if record.get("reason") in FAULTS else None
-    colour = "white" if record.get("white") != IDLE else "black"
+    colour = "black" if puzzle.fen.split()[1:2] == ["b"] else "white"
     return {"id": puzzle.id, "theme": puzzle.theme, "solved": played in puzzle.solutions, "played": played,
             "fault": fault, "error": record.get("error"),
             "seconds": record["think"][colour]["total"], "printed": bool((record.get("printed") or {}).get(colour))}
@@ -108,8 +108,8 @@ def render_text(summary: dict) -> str:
              f"{summary['solved']}/{summary['puzzles']} ({percent(summary['rate'])}, 95 % CI {interval(summary)})",
              "", f"{'theme':<20} {'solved':>9} {'rate':>8}   95 % CI"]
     for theme, entry in summary["themes"].items():
-        lines.append(f"{theme:<20} {entry['solved']:>4}/{entry['puzzles']:<4} {percent(entry['rate']):>8}   "
-                     f"{interval(entry)}")
+        solved = f"{entry['solved']}/{entry['puzzles']}"
+        lines.append(f"{theme:<20} {solved:>9} {percent(entry['rate']):>8}   {interval(entry)}")
     if summary["faults"]:
         lines.append("")
         lines.append("failed to answer: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["faults"].items())))
