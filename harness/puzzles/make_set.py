@@ -1,38 +1,38 @@
 """The script that makes the shipped puzzle set from games of the built-in agents and AB.py.
 
     python -m harness.puzzles.make_set [--work DIR] [--out harness/puzzles/data/cs3243.jsonl]
-                                       [--ab AB.py] [--games 20] [--engine /usr/games/fairy-stockfish]
+                                       [--ab AB.py] [--scale X] [--engine /usr/games/fairy-stockfish]
 
-Run it from the project's root, alone on the machine if possible, under ``nice`` (it plays the
-games in one process and searches with one engine thread; about an hour on the 2-core
-development machine). Everything it computes is kept in WORK (default ``reports/make-puzzles``):
-run it again and it resumes; delete WORK to start over. With the same AB.py, agents and engine
-the same set comes out again.
+Run it from the project's root under ``nice`` (it plays the games in one process and searches
+with one engine thread; see docs/puzzles.md for how long it took). Everything it computes is
+kept in WORK (default ``reports/make-puzzles``): the games as series folders, the engine's
+answers in engine.jsonl; run it again and it resumes; delete WORK to start over. With the same
+AB.py, agents and engine the same set comes out again.
 
-1. **Games.** Each pairing of `PAIRINGS` plays ``--games`` games as a `series` (seeds from 0,
-   each pair of games from one random 4-ply opening with the colours reversed, at most
-   `MAX_PLIES` plies), kept in WORK/games/WHITE-vs-BLACK/results.jsonl.
+1. **Games.** Each pairing of `PAIRINGS` plays its games as a `series` (pairing k from seed
+   10,000 k, each pair of games from one random 4-ply opening with the colours reversed, at most
+   `MAX_PLIES` plies; ``--scale`` multiplies the numbers), in WORK/games/WHITE-vs-BLACK/.
 2. **Positions.** Every position of every game where the game goes on and no King can be
-   taken at once (that would be no puzzle), once each (same board and side to move).
+   taken at once (that would be no puzzle), each board (with its side to move) once. Games are
+   taken in turn from each pairing.
 3. **Mates** (exhaustive, `harness.puzzles.search`, the course's rules): a position where the
    side to move forces a win in one move is a mate-in-1 (its solutions: every move that wins at
    once, at most `MOST_SOLUTIONS`), in two moves and not one a mate-in-2 (every move that
    forces it, at most `MOST_SOLUTIONS_MATE2`).
-4. **The others** (Fairy-Stockfish, one thread, from a cleared hash; the engine reads the
-   project's variant file). The rest are searched at `SCREEN_NODES` with MultiPV 2, the promising
-   ones again at `VERIFY_NODES`; at that count the best move must beat the second best by at
-   least `MARGIN` centipawns (or the second best allow a mate the best does not):
-   - parry-mate-threat: the side to move is not in check, the opponent would mate in one if it
-     were its move (exhaustive), at most `MOST_PARRIES` moves stop that (exhaustive), and the
-     engine's best move is one of them and leaves the opponent no forced win within two moves
+4. **The others** (Fairy-Stockfish, one thread, from a cleared hash, MultiPV 2; the engine reads
+   the project's variant file), searched at `SCREEN_NODES`, those that pass again at
+   `VERIFY_NODES`, where they must pass again. The engine's best move must be clearly best: its
+   winning chances above the second best's by the theme's `WIN_GAP`; and after it the opponent
+   may not force a win within two moves (exhaustive).
+   - parry-mate-threat: the side to move is not in check, and if it passed the opponent would
+     force a win within `THREAT_MOVES` moves (exhaustive); at most half of its moves stop that
      (exhaustive);
-   - winning-material: no threat of mate, and along the engine's line the mover's material
-     (the project's piece values) ends at least `GAIN` above both the position's and the one
-     before the opponent's last move (so a plain recapture is no puzzle), and the best move
-     leaves the opponent no forced win within two moves (exhaustive).
-5. **Selection.** Games are taken round-robin over the pairings; from each game at most one
-   puzzle per theme and `PER_GAME` in all, and at most `PER_THEME` per theme. The set is written
-   as JSON lines (docs/puzzles.md), each puzzle with its origin and how it was verified.
+   - winning-material: no such threat, and along the engine's line (not a mate) the mover's
+     material (the project's piece values) ends at least `GAIN` above both the position's and
+     the one's before the opponent's last move (so a plain recapture is no puzzle).
+5. **Selection.** From each game at most one puzzle per theme and `PER_GAME` in all, at most
+   `PER_THEME` per theme. The set is written as JSON lines (docs/puzzles.md), each puzzle with
+   its origin and how it was verified.
 """
 import argparse
 import json
@@ -51,10 +51,12 @@ from .puzzle import DATA, DEFAULT_SET, THEMES, Puzzle, write_set
 from .search import MateSearch, in_check, passed
 
 ENGINE = "/usr/games/fairy-stockfish"
-# (first agent, second agent, games): AB.py against Minimax makes most of the mate threats
+# (first agent, second agent, games). Minimax against itself (its ties broken at random, so no two
+# games alike) makes most of the mate threats a defender can still parry: against AB.py the
+# threatened side is mostly lost already.
 PAIRINGS = (("AB.py", "minimax", 160), ("AB.py", "smart", 40), ("AB.py", "greedy", 40), ("AB.py", "random", 20),
             ("minimax", "smart", 40), ("minimax", "greedy", 40), ("minimax", "random", 20),
-            ("smart", "greedy", 20), ("smart", "random", 20), ("greedy", "random", 20))
+            ("smart", "greedy", 20), ("smart", "random", 20), ("greedy", "random", 20), ("minimax", "minimax", 400))
 OPENING_PLIES = 4
 MAX_PLIES = 200
 SCREEN_NODES = 10_000
