@@ -56,7 +56,7 @@ ENGINE = "/usr/games/fairy-stockfish"
 # threatened side is mostly lost already.
 PAIRINGS = (("AB.py", "minimax", 160), ("AB.py", "smart", 40), ("AB.py", "greedy", 40), ("AB.py", "random", 20),
             ("minimax", "smart", 40), ("minimax", "greedy", 40), ("minimax", "random", 20),
-            ("smart", "greedy", 20), ("smart", "random", 20), ("greedy", "random", 20), ("minimax", "minimax", 400))
+            ("smart", "greedy", 20), ("smart", "random", 20), ("greedy", "random", 20), ("minimax", "minimax", 500))
 OPENING_PLIES = 4
 MAX_PLIES = 200
 SCREEN_NODES = 10_000
