@@ -44,7 +44,7 @@ SERIES = ["series", "--white", "random", "--black", "dummy", "--games", "2"]
     (SERIES[:-2], "python -m harness series: error: the following arguments are required: --games"),
     (["nosuch"], "python -m harness: error: argument COMMAND: invalid choice: 'nosuch' "
                  "(choose from 'perft', 'play', 'series', 'report', 'check', 'export-nthu', 'replay', 'congo', "
-                 "'grade', 'tournament')"),
+                 "'grade', 'tournament', 'puzzles')"),
     (SERIES + ["--config", "nope.txt"], "error: nope.txt:0: cannot read file (No such file or directory)"),
     (["check", "nope.py"], "error: file 'nope.py' does not exist"),
 ])

@@ -3,6 +3,10 @@ runner on a small set with known answers, and the shipped set's mates proved aga
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -18,6 +22,7 @@ from harness.variants.cs3243.game import course_move
 from cli_run import run_cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
 SMALL = os.path.join(HERE, "data", "puzzles_small.jsonl")
 SHIPPED = os.path.join(DATA, "cs3243.jsonl")
 
@@ -306,3 +311,33 @@ def test_the_engine_sees_the_small_sets_mate_as_mate_in_two_plies_plus_the_king_
     finally:
         engine.close()
     assert lines[0]["mate"] == 2 and lines[0]["move"] == "g6d6"        # course g5d5
+
+
+def test_ctrl_c_stops_a_run_promptly_and_resume_plays_the_rest(tmp_path):
+    slow = student_file(tmp_path, "slow.py", "import time\n\n\ndef studentAgent(gameboard):\n"
+                                             "    time.sleep(0.5)\n    return None\n")
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "harness", "puzzles", slow, "--set", SMALL, "--out", str(out), "--jobs", "2",
+               "--progress", "none"]
+    proc = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not ((out / "results.jsonl").exists() and (out / "results.jsonl").read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)                             # until the first attempt is recorded (each takes 0.5 s)
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)              # what a terminal's Ctrl-C does: the whole group
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        pytest.fail("still running 10 s after Ctrl-C")
+    assert time.monotonic() - sent < 10
+    assert proc.returncode == 130 and f"interrupted: the games finished so far are kept in {out}" in err
+    kept = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert 0 < len(kept) < 6
+    finished = subprocess.run(command + ["--resume"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 0, finished.stderr
+    assert f"{len(kept)} attempts kept, {6 - len(kept)} to play" in finished.stderr
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["game"] for r in records) == list(range(6))
+    assert all(r["reason"] == "illegal_move" for r in records)

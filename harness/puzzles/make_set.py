@@ -106,9 +106,7 @@ def positions(record: dict) -> Iterator[Tuple[int, Position, Optional[Position]]
 
 def king_en_prise(state: Position) -> bool:
     """Can the side to move take the enemy King at once?"""
-    rules = state.rules
-    king = rules.king_square(state.board, -state.side)
-    return king >= 0 and rules.attacked(state.board, king, state.side)
+    return state.rules.in_check(state.board, -state.side)
 
 
 def material(state: Position, colour: str) -> int:
