@@ -32,7 +32,7 @@ both of which the referee rejects as an ``illegal_move``, as it does a well-form
 is not legal.
 """
 import os
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
 from harness.variants.cs3243.rules import RULES
@@ -107,6 +107,11 @@ class UciAgent(Agent):
 
     def move_score(self):
         return self.score
+
+    def analyse(self, fen: str, lines: int = 1) -> List[dict]:
+        """The engine's `lines` best moves in `fen` at the agent's limit (harness.uci's
+        UciEngine.analyse: MultiPV from a cleared hash), best first."""
+        return self.engine.analyse(fen, self.go_command(), lines, self.timeout)
 
     def close(self) -> None:
         """Ask the engine to quit, kill it if it does not within a second; safe to call twice."""

@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 import statistics
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import stats
 
@@ -237,6 +237,55 @@ def hold_folder(directory: str):
         _HELD[real][1] -= 1
         if not _HELD[real][1]:
             _HELD.pop(real)[0].close()
+
+
+def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[[str], None],
+             differs: Callable[[dict, dict], List[str]], belongs: Callable[[int, dict], Optional[str]],
+             total: int, what: str = "series", unit: str = "games") -> Dict[int, dict]:
+    """The records already in the run directory `out`, after checking they belong to this run,
+    which `settings` describe (written to SETTINGS_FILE). fresh: forget any earlier run there.
+    resume: continue a matching one. Neither: refuse a directory that already holds records,
+    rather than mix two runs. `differs(old, new)` names the settings in which two runs differ;
+    `belongs(index, record)` is None for a record of this run, else why not. An agent file
+    recorded in the settings (``files``: path -> sha256) that changed since is refused, unless
+    fresh. `say` gets the
+    notes: damaged lines dropped, and how many records a resumed run kept (of `total`)."""
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
+    path = os.path.join(out, RESULTS_FILE)
+    if fresh:
+        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ANALYSIS_FILE):
+            if os.path.exists(os.path.join(out, name)):
+                os.remove(os.path.join(out, name))
+    records, damaged = read_records_noting_damage(path)
+    old = read_settings(out)
+    if records and not resume:
+        raise ResultsError(f"{path} already holds {len(records)} {unit}; add --resume to continue "
+                           f"that {what}, --force to start it over, or choose another --out")
+    if old is not None and (records or resume):
+        edited = changed_files(old, settings)
+        if edited and records:
+            raise ResultsError(f"{edited[0]} changed since the {what} in {out} began (its sha256 differs); "
+                               f"add --force to start it over with the file as it is now, or choose another --out")
+        changed = differs(old, settings)
+        if changed:
+            raise ResultsError(f"{out} holds another {what} (it differs in {', '.join(changed)}); "
+                               f"choose another --out")
+    for index, record in records.items():
+        problem = belongs(index, record)
+        if problem:
+            raise ResultsError(f"{path} holds {problem}; choose another --out")
+    for note in damage_notes(path, damaged):
+        say(f"note: {note}")
+    if damaged:
+        drop_damaged_lines(path)
+    if resume and records:
+        kept = len([i for i in records if i < total])
+        say(f"resuming {out}: {kept} {unit} kept, {max(total - kept, 0)} to play")
+    write_json(os.path.join(out, SETTINGS_FILE), settings)
+    return records
 
 
 # ----------------------------------------------------------------------------- summaries

@@ -19,16 +19,15 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from tqdm import tqdm
 
 from . import players
 from .game import Game
 from .referee import play_game
-from .results import (ANALYSIS_FILE, RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
-                      changed_files, damage_notes, differences, drop_damaged_lines, file_sha256, hold_folder, outcome,
-                      read_records_noting_damage, read_settings, series_summary, write_json)
+from .results import (RESULTS_FILE, SUMMARY_FILE, append_record, differences, file_sha256, hold_folder, open_run,
+                      outcome, series_summary, write_json)
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .variants import DEFAULT_VARIANT, find_variant
@@ -111,10 +110,6 @@ class SeriesError(Exception):
     """A game failed inside the harness itself (not an agent's fault); one line of text."""
 
 
-class _Stopped(Exception):
-    """on_game asked to stop: raised inside the pool's block so the pool is stopped at once."""
-
-
 # ----------------------------------------------------------------------------- one game
 
 
@@ -174,50 +169,16 @@ def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
 
 def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
             say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)) -> Dict[int, dict]:
-    """The records already in the plan's directory, after checking they belong to this series.
-
-    fresh: forget any earlier series there. resume: continue a matching one. Neither: refuse a
-    directory that already holds games, rather than mix two series. `say` gets the notes: damaged
-    lines dropped, and how many games a resumed run kept."""
-    try:
-        os.makedirs(plan.out, exist_ok=True)
-    except OSError as exc:
-        raise ResultsError(f"cannot create the output folder '{plan.out}': {exc.strerror or exc}") from None
-    path = plan.results_path
-    if fresh:
-        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ANALYSIS_FILE):
-            if os.path.exists(os.path.join(plan.out, name)):
-                os.remove(os.path.join(plan.out, name))
-    records, damaged = read_records_noting_damage(path)
-    old = read_settings(plan.out)
-    settings = plan.settings()
-    if records and not resume:
-        raise ResultsError(f"{path} already holds {len(records)} games; add --resume to continue "
-                           f"that series, --force to start it over, or choose another --out")
-    if old is not None and (records or resume):
-        edited = changed_files(old, settings)
-        if edited and records:
-            raise ResultsError(f"{edited[0]} changed since the series in {plan.out} began (its sha256 differs); "
-                               f"add --force to start it over with the file as it is now, or choose another --out")
-        changed = differences(old, settings)
-        if changed:
-            raise ResultsError(f"{plan.out} holds another series (it differs in {', '.join(changed)}); "
-                               f"choose another --out")
-    for index, record in records.items():
+    """The records already in the plan's directory, after checking they belong to this series
+    (`harness.results.open_run`: fresh forgets an earlier series there, resume continues a
+    matching one, neither refuses a directory that already holds games)."""
+    def belongs(index: int, record: dict) -> Optional[str]:
         if (record.get("variant", DEFAULT_VARIANT), record.get("white"), record.get("black"),
                 record.get("seed")) != (plan.variant, *plan.players_of(index), plan.seed + index):
-            raise ResultsError(f"{path} holds game {index} of another series "
-                               f"({record.get('white')} vs {record.get('black')}, seed {record.get('seed')}); "
-                               f"choose another --out")
-    for note in damage_notes(path, damaged):
-        say(f"note: {note}")
-    if damaged:
-        drop_damaged_lines(path)
-    if resume and records:
-        kept = len([i for i in records if i < plan.games])
-        say(f"resuming {plan.out}: {kept} games kept, {max(plan.games - kept, 0)} to play")
-    write_json(os.path.join(plan.out, SETTINGS_FILE), settings)
-    return records
+            return (f"game {index} of another series ({record.get('white')} vs {record.get('black')}, "
+                    f"seed {record.get('seed')})")
+        return None
+    return open_run(plan.out, plan.settings(), resume, fresh, say, differences, belongs, plan.games)
 
 
 def plan_records(plan: SeriesPlan, records: Dict[int, dict]) -> List[dict]:
@@ -280,14 +241,14 @@ class Progress:
     """A tqdm bar on a terminal; elsewhere (CI logs, `| tee`) a plain line every few seconds and
     at the end; or nothing. `tally` is shown beside the count (anything with a str())."""
 
-    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally: _Tally):
+    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally, unit: str = "game"):
         if mode is None:
             mode = "bar" if sys.stderr.isatty() else "plain"
-        self.mode, self.total, self.done, self.label, self.tally = mode, total, initial, label, tally
+        self.mode, self.total, self.done, self.label, self.tally, self.unit = mode, total, initial, label, tally, unit
         self.started = self.last = time.monotonic()
         self.bar = None
         if mode == "bar":
-            self.bar = tqdm(total=total, initial=initial, unit="game", desc=label, dynamic_ncols=True)
+            self.bar = tqdm(total=total, initial=initial, unit=unit, desc=label, dynamic_ncols=True)
             self.bar.set_postfix_str(str(tally))
 
     def update(self) -> None:
@@ -299,7 +260,7 @@ class Progress:
             now = time.monotonic()
             if now - self.last >= PLAIN_EVERY_SECONDS or self.done == self.total:
                 self.last = now
-                print(f"{self.label}: {self.done}/{self.total} games, {self.tally}, {now - self.started:.0f} s",
+                print(f"{self.label}: {self.done}/{self.total} {self.unit}s, {self.tally}, {now - self.started:.0f} s",
                       file=sys.stderr, flush=True)
 
     def close(self) -> None:
@@ -343,6 +304,24 @@ def worker_pool(jobs: int, tasks: int):
         if pool:
             _stop_pool(pool)
         raise
+
+
+def play_tasks(tasks: List[dict], jobs: int, executor=None) -> Iterator[tuple]:
+    """`run_game`'s (plan, record) for every task, as each game ends: on `executor` when given
+    (see `run_plans`), else in `worker_pool`. Closing the generator before the end (a decision,
+    Ctrl-C, an error in the caller) stops the pool at once and cancels the executor's queued
+    games."""
+    if executor is None:
+        with worker_pool(jobs, len(tasks)) as run:
+            yield from run(run_game, tasks)
+        return
+    finished = False
+    try:
+        yield from executor.run(run_game, tasks)
+        finished = True
+    finally:
+        if not finished:
+            executor.cancel()
 
 
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
@@ -410,33 +389,26 @@ def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say
     total = sum(plan.games for plan in plans)
     label = label or (plans[0].label if len(plans) == 1 else "games")
     shown = Progress(progress, total, total - sum(remaining), label, tally)
+    results = play_tasks(tasks, jobs, executor)
     try:
-        with worker_pool(jobs if executor is None else 1, len(tasks)) as run:
-            for k in range(len(plans)):
-                if not remaining[k]:
-                    plan_done(k)
-            results = executor.run(run_game, tasks) if executor is not None else run(run_game, tasks)
-            for k, record in results:
-                if "harness_error" in record:
-                    raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
-                append_record(handles[k], record)
-                done[k][record["game"]] = record
-                tally.add(record, plans[k].perspective_of(record["game"]))
-                stopped = on_game is not None and bool(on_game(plans[k], record))
-                shown.update()
-                remaining[k] -= 1
-                if not remaining[k]:
-                    plan_done(k)
-                if stopped:
-                    raise _Stopped       # leaves the pool as Ctrl-C does: stopped at once
-    except _Stopped:
-        if executor is not None:
-            executor.cancel()
-    except BaseException:
-        if executor is not None:
-            executor.cancel()
-        raise
+        for k in range(len(plans)):
+            if not remaining[k]:
+                plan_done(k)
+        for k, record in results:
+            if "harness_error" in record:
+                raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
+            append_record(handles[k], record)
+            done[k][record["game"]] = record
+            tally.add(record, plans[k].perspective_of(record["game"]))
+            stopped = on_game is not None and bool(on_game(plans[k], record))
+            shown.update()
+            remaining[k] -= 1
+            if not remaining[k]:
+                plan_done(k)
+            if stopped:
+                break           # closing `results` stops the games in flight at once
     finally:
+        results.close()         # a run cut short (Ctrl-C, an error) stops the pool at once
         shown.close()
         for handle in handles:
             handle.close()

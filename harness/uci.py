@@ -103,6 +103,24 @@ def parse_score(lines: List[str]):
     return None, None
 
 
+# an `info` line with a score and a pv: its multipv number (absent: 1), the score's kind and value, the pv
+_INFO = re.compile(r"info .*?(?:\bmultipv (\d+) .*?)?\bscore (cp|mate) (-?\d+)\b.*? pv (.+)")
+
+
+def parse_lines(infos: List[str]) -> List[dict]:
+    """The engine's lines (MultiPV) from a search's info lines, best first: per line {"move":
+    engine move, "cp": centipawns or None, "mate": moves to mate (negative: being mated) or None,
+    "pv": [engine moves]}, each as the last complete (exact, not a bound) info line reported it."""
+    found: dict = {}
+    for text in infos:
+        info = _INFO.match(text)
+        if info and "bound" not in text:
+            kind, value, pv = info.group(2), int(info.group(3)), info.group(4).split()
+            found[int(info.group(1) or 1)] = {"move": pv[0], "cp": value if kind == "cp" else None,
+                                              "mate": value if kind == "mate" else None, "pv": pv}
+    return [found[k] for k in sorted(found)]
+
+
 class UciEngine:
     """One engine process; `start` runs it and shakes hands, `close` stops it (safe twice)."""
 
@@ -224,6 +242,16 @@ class UciEngine:
         seen: List[str] = []
         line = self.expect(lambda text: text.startswith("bestmove"), "bestmove", timeout, seen)
         return line, [text for text in seen if text.startswith("info ")]
+
+    def analyse(self, fen: str, go: str, lines: int, timeout: float) -> List[dict]:
+        """The `lines` best moves in `fen` (MultiPV, `parse_lines`), searched under `go` from a
+        cleared hash (ucinewgame), so a position's answer does not depend on the ones before."""
+        if self.proc is None:
+            self.start()
+        self.send(f"setoption name MultiPV value {lines}")
+        self.send("ucinewgame")
+        _, infos = self.search(fen, go, timeout)
+        return parse_lines(infos)
 
     def new_game(self, timeout: float = HANDSHAKE_TIMEOUT) -> None:
         """Forget everything searched so far (``ucinewgame``; the hash table is cleared)."""
