@@ -134,6 +134,26 @@ def test_an_agent_file_that_crashes_or_hangs_loses_and_the_server_goes_on(client
     assert client.get("/api/agents").status_code == 200
 
 
+def test_a_fault_on_a_position_taken_back_does_not_follow_the_agent_into_the_next():
+    """The human's Knight move makes the file hang; the human takes it back while it thinks and
+    plays a pawn instead: the timed-out process is replaced, so the file answers the new position
+    (it used to lose at once, by the stale "no answer within 1 s")."""
+    fixture = "tests/fixtures/hangs_once_a_knight_moved.py"
+    app = create_app(Settings(Offer.build([fixture]), move_timeout=1.0, box=BoxSettings()))
+    try:
+        with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+            game = post(client, "/api/games", {"white": "human", "black": fixture}).json()["id"]
+            assert post(client, f"/api/games/{game}/moves", {"move": "a0b2"}).status_code == 200
+            until(client, game, lambda s: s["thinking"] == "Black")
+            undone = post(client, f"/api/games/{game}/undo", {})
+            assert (undone.status_code, undone.json()["taken"], undone.json()["moves"]) == (200, 1, [])
+            assert post(client, f"/api/games/{game}/moves", {"move": "b1b2"}).status_code == 200
+            state = until(client, game, lambda s: len(s["moves"]) == 2 or s["result"])
+            assert (state["result"], state["error"], state["moves"][0], len(state["moves"])) == (None, None, "b1b2", 2)
+    finally:
+        app.state.games.close()
+
+
 @pytest.mark.parametrize("body,status,error", [
     ({"white": "human", "black": "nosuch"}, 400,
      "unknown agent 'nosuch' for cs3243: the server offers dummy, random, greedy, smart, minimax, "

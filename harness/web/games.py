@@ -88,7 +88,9 @@ class WebGame:
                     session.close()                  # an agent started while it was being closed
                     return
                 if version != self.version or session.to_move != colour or session.over:
-                    continue
+                    if turn.outcome is not None:     # a fault on a position taken back: a fresh agent
+                        session.drop_agent(colour)   # next time (a file keeps its fault, and its
+                    continue                         # process is gone after a timeout)
                 session.take(colour, turn)
                 self.version += 1
                 self.turn_began = time.monotonic()
