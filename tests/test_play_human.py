@@ -123,6 +123,10 @@ def test_a_bad_hint_agent_is_one_line_before_the_game(capsys, monkeypatch):
                              stdin="", monkeypatch=monkeypatch)
     assert (code, out) == (2, "")
     assert err.startswith("error: unknown agent 'nosuch'") and err.count("\n") == 1
+    code, out, err = run_cli(["play", "--white", "human", "--black", "greedy", "--hint", "human"], capsys,
+                             stdin="hint\nb1b2\n", monkeypatch=monkeypatch)
+    assert (code, out, err) == (2, "", "error: --hint human: the hint is an agent's answer; give an agent "
+                                       "(default: the variant's strongest built-in)\n")
 
 
 # -- the session (shared with the web app) ---------------------------------------------------

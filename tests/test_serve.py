@@ -13,6 +13,8 @@ from pathlib import Path
 
 from cli_run import run_cli
 
+from harness.web import server
+from harness.web.app import Offer, Settings
 from harness.web.server import host_names, is_loopback
 
 REPO = Path(__file__).resolve().parent.parent
@@ -79,6 +81,32 @@ def test_the_names_the_server_answers_to():
     assert host_names("127.0.0.1") == ["127.0.0.1", "::1", "localhost"]
     assert host_names("192.168.1.5") == ["127.0.0.1", "192.168.1.5", "::1", "localhost"]
     assert socket.gethostname().lower() in host_names("0.0.0.0")
+
+
+def test_another_address_than_loopback_is_warned_about_once_it_listens(monkeypatch):
+    """--host 192.0.2.1 (an address no machine has): the one error line, no warning; an address it
+    can listen on (the socket faked on loopback here) is warned about, and its name is allowed."""
+    assert run_serve(["--host", "192.0.2.1", "--port", "0"]) == (
+        2, "", "error: cannot listen on 192.0.2.1:0: Cannot assign requested address\n")
+    said, warned, settings = [], [], Settings(Offer.build([]))
+    listen = server.listen
+    monkeypatch.setattr(server, "listen", lambda host, port: listen("127.0.0.1", 0))
+    monkeypatch.setattr(server._Server, "run", lambda self, sockets: None)
+    server.serve(settings, "192.0.2.1", 0, said.append, warned.append)
+    assert warned == ["warning: serving on 192.0.2.1, not loopback: anyone who can reach this machine can play "
+                      "the offered agents (and so run the offered files, boxed); the default --host 127.0.0.1 "
+                      "is private"]
+    assert said[-1] == "stopped." and said[0].startswith("serving on http://127.0.0.1:")
+    assert "192.0.2.1" in settings.hosts
+    said, warned = [], []
+    server.serve(Settings(Offer.build([])), "127.0.0.1", 0, said.append, warned.append)
+    assert warned == [] and said[-1] == "stopped."
+
+
+def run_serve(options):
+    proc = subprocess.run([sys.executable, "-m", "harness", "serve", *options], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def test_ctrl_c_stops_at_once_while_an_agent_is_still_thinking():

@@ -4,6 +4,7 @@ and a hanging agent file losing while the server goes on, the probe, undo, a gam
 itself, and a results.jsonl with its analysis stepped through."""
 import json
 import re
+import threading
 import time
 
 import pytest
@@ -14,10 +15,13 @@ from harness.referee import play_game
 from harness.game import Game
 from harness.players import build
 from harness.variants import find_variant
+from harness.play.session import Probe
 from harness.web.app import Offer, Settings, create_app
+from harness.web.games import MAX_THINKING
 
 HOSTILE = "tests/fixtures/hostile"
 JSON = {"Content-Type": "application/json"}
+CS3243_START = "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1"
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +134,26 @@ def test_an_agent_file_that_crashes_or_hangs_loses_and_the_server_goes_on(client
     assert client.get("/api/agents").status_code == 200
 
 
+def test_a_fault_on_a_position_taken_back_does_not_follow_the_agent_into_the_next():
+    """The human's Knight move makes the file hang; the human takes it back while it thinks and
+    plays a pawn instead: the timed-out process is replaced, so the file answers the new position
+    (it used to lose at once, by the stale "no answer within 1 s")."""
+    fixture = "tests/fixtures/hangs_once_a_knight_moved.py"
+    app = create_app(Settings(Offer.build([fixture]), move_timeout=1.0, box=BoxSettings()))
+    try:
+        with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+            game = post(client, "/api/games", {"white": "human", "black": fixture}).json()["id"]
+            assert post(client, f"/api/games/{game}/moves", {"move": "a0b2"}).status_code == 200
+            until(client, game, lambda s: s["thinking"] == "Black")
+            undone = post(client, f"/api/games/{game}/undo", {})
+            assert (undone.status_code, undone.json()["taken"], undone.json()["moves"]) == (200, 1, [])
+            assert post(client, f"/api/games/{game}/moves", {"move": "b1b2"}).status_code == 200
+            state = until(client, game, lambda s: len(s["moves"]) == 2 or s["result"])
+            assert (state["result"], state["error"], state["moves"][0], len(state["moves"])) == (None, None, "b1b2", 2)
+    finally:
+        app.state.games.close()
+
+
 @pytest.mark.parametrize("body,status,error", [
     ({"white": "human", "black": "nosuch"}, 400,
      "unknown agent 'nosuch' for cs3243: the server offers dummy, random, greedy, smart, minimax, "
@@ -203,6 +227,34 @@ def test_the_probe_answers_for_a_game_a_past_ply_and_a_fen(client):
     assert post(client, "/api/best", {"game": "nosuch", "agent": "greedy"}).status_code == 404
     over = post(client, "/api/best", {"variant": "congo", "fen": "3l3/7/7/7/7/7/3L3 w 1", "agent": "greedy"})
     assert (over.status_code, over.json()) == (409, {"error": "the game is over here (lions_only)"})
+
+
+def test_probes_wait_their_turn_like_the_games_agents(client, monkeypatch):
+    """Eight probes asked at once: at most MAX_THINKING agents think together (each probe would
+    otherwise start its own agent process), and every probe is answered."""
+    import harness.web.app as web_app
+    lock, inside = threading.Lock(), [0]
+    most = []
+
+    def slow_probe(variant, state, spec, *rest):
+        with lock:
+            inside[0] += 1
+            most.append(inside[0])
+        time.sleep(0.6)
+        with lock:
+            inside[0] -= 1
+        return Probe(spec, "b1b2", 0.6)
+
+    monkeypatch.setattr(web_app, "probe", slow_probe)
+    answers = []
+    asking = [threading.Thread(target=lambda: answers.append(post(client, "/api/best", {
+        "variant": "cs3243", "fen": CS3243_START, "agent": "greedy"}).json())) for _ in range(8)]
+    for thread in asking:
+        thread.start()
+    for thread in asking:
+        thread.join(30)
+    assert answers == [{"agent": "greedy", "move": "b1b2", "seconds": 0.6}] * 8
+    assert max(most) == MAX_THINKING == 4
 
 
 def test_the_host_header_must_be_the_servers_own_name(app):

@@ -6,7 +6,7 @@ from ..play.session import HUMAN, Session, default_hint
 from ..play.terminal import play_in_terminal
 from ..referee import play_game
 from ..results import append_record
-from .common import (add_game_options, agents_help, add_game_time_option, agent_spec, check_writable,
+from .common import (UsageError, add_game_options, agents_help, add_game_time_option, agent_spec, check_writable,
                      move_timeout_of, start_options, variant_of)
 
 
@@ -34,6 +34,9 @@ def run(args) -> int:
     if args.out:
         check_writable(args.out)       # before the game, not after it
     human = HUMAN in (args.white, args.black)
+    if human and args.hint == HUMAN:
+        raise UsageError("--hint human: the hint is an agent's answer; give an agent (default: the variant's "
+                         "strongest built-in)")
     for spec in (args.white, args.black) + ((args.hint,) if human and args.hint else ()):
         if spec != HUMAN:
             agent_spec(spec, variant.name)

@@ -253,6 +253,12 @@ class Session:
             agent.start_game(colour, self.seed)
         return self.agents[colour]
 
+    def drop_agent(self, colour: str) -> None:
+        """Stop the agent playing `colour`; the next `agent(colour)` builds and starts a new one."""
+        agent = self.agents.pop(colour, None)
+        if agent is not None:
+            agent.close()
+
     def spent(self, colour: str) -> float:
         """`colour`'s thinking so far this game (against the game clock, when there is one)."""
         return sum(p.seconds for p in self.plies if p.colour == colour)

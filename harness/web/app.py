@@ -30,7 +30,7 @@ from ..box import BoxSettings
 from ..html_report import board_geometry, legend
 from ..play.session import HUMAN, Refused, Session, probe
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
-from .games import MAX_GAMES, Games, NotYourTurn
+from .games import MAX_GAMES, THINKING, Games, NotYourTurn
 from .records import RecordError, record_summaries, record_view
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -196,6 +196,13 @@ async def in_thread(stopping: threading.Event, work, *args):
             raise BadRequest(503, "the server is stopping")
 
 
+def bounded_probe(*args):
+    """`probe` once fewer than MAX_THINKING agents think (the games' and the probes' together), so
+    a page asking again and again cannot start an agent process per click."""
+    with THINKING:
+        return probe(*args)
+
+
 # ----------------------------------------------------------------------------- the app
 
 
@@ -316,8 +323,8 @@ def create_app(settings: Settings) -> Starlette:
         spec = settings.offer.spec(variant.name, data.get("agent"))
         if spec == HUMAN:
             raise BadRequest(400, "ask an agent, not a human")
-        found = await in_thread(stopping, probe, variant, state, spec, settings.timeout(variant), settings.box,
-                                        seed_field(data))
+        found = await in_thread(stopping, bounded_probe, variant, state, spec, settings.timeout(variant),
+                                settings.box, seed_field(data))
         return JSONResponse(found.to_dict())
 
     def position_of(data: Dict[str, Any]):

@@ -23,8 +23,8 @@ from ..play.session import Refused, Session
 from ..variants.base import COLOURS, OTHER, Fault, Outcome, Termination
 
 MAX_GAMES = 64
-MAX_THINKING = 4            # agents thinking at once, over all games (the others wait their turn)
-_THINKING = threading.BoundedSemaphore(MAX_THINKING)
+MAX_THINKING = 4            # agents thinking at once, over all games and probes (the others wait their turn)
+THINKING = threading.BoundedSemaphore(MAX_THINKING)   # shared by the games and the probes
 
 
 class NotYourTurn(Refused):
@@ -73,7 +73,7 @@ class WebGame:
                 spent = session.spent(colour)
                 self.thinking = colour
             try:
-                with _THINKING:
+                with THINKING:
                     turn = session.ask(colour, state, spent)
             except Exception as exc:   # the agent could not even be run: it loses, the server goes on
                 with self.lock:
@@ -88,7 +88,9 @@ class WebGame:
                     session.close()                  # an agent started while it was being closed
                     return
                 if version != self.version or session.to_move != colour or session.over:
-                    continue
+                    if turn.outcome is not None:     # a fault on a position taken back: a fresh agent
+                        session.drop_agent(colour)   # next time (a file keeps its fault, and its
+                    continue                         # process is gone after a timeout)
                 session.take(colour, turn)
                 self.version += 1
                 self.turn_began = time.monotonic()

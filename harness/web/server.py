@@ -74,11 +74,11 @@ def url_of(sock: socket.socket) -> str:
 def serve(settings: Settings, host: str, port: int, say: Callable[[str], None],
           warn: Callable[[str], None], ready: Optional[Callable[[str], None]] = None) -> None:
     """Serve until Ctrl-C (or SIGTERM); the games' agents are stopped on the way out."""
-    if not is_loopback(host):
-        warn(f"warning: serving on {host}, not loopback: anyone who can reach this machine can play the "
-             f"offered agents (and so run the offered files, boxed); the default --host 127.0.0.1 is private")
     settings.hosts = host_names(host)
     sock = listen(host, port)
+    if not is_loopback(host):          # once it listens (an address it cannot take is only the error)
+        warn(f"warning: serving on {host}, not loopback: anyone who can reach this machine can play the "
+             f"offered agents (and so run the offered files, boxed); the default --host 127.0.0.1 is private")
     app = create_app(settings)
     server = _Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                     timeout_graceful_shutdown=GRACE_SECONDS), app.state.stopping)
