@@ -37,7 +37,7 @@ def main(argv: Optional[List[str]] = None, prog: str = PROG) -> int:
     raw = {command.__name__.rsplit(".", 1)[-1]: command for command in COMMANDS if getattr(command, "RAW", False)}
     if argv[:1] and argv[0] in raw:      # its own parser: the options pass through as given
         def run() -> int:
-            return raw[argv[0]].run_raw(argv[1:])
+            return raw[argv[0]].run_raw(argv[1:], prog=f"{prog} {argv[0]}")
     else:
         parser = build_parser(prog)
         args = parser.parse_args(argv)

@@ -190,8 +190,8 @@ def _busy(directory: str) -> Optional[str]:
     return None
 
 
-def _in_use(directory: str, who: str) -> ResultsError:
-    return ResultsError(f"{directory} is in use by another run, {who}; wait for it to end or choose another --out")
+def _in_use(directory: str, who: str, advice: str = "wait for it to end or choose another --out") -> ResultsError:
+    return ResultsError(f"{directory} is in use by another run, {who}; {advice}")
 
 
 def check_free(directory: str) -> None:
@@ -202,10 +202,11 @@ def check_free(directory: str) -> None:
 
 
 @contextlib.contextmanager
-def hold_folder(directory: str):
+def hold_folder(directory: str, advice: Optional[str] = None):
     """Hold `directory` for a run (created if missing): an exclusive flock on its ``.lock``,
     which holds this process's number. Another process holding it is a ResultsError ("DIR is in
-    use by another run, process N"), raised at once. Held again by the same process, it is held
+    use by another run, process N; ADVICE", by default to wait or choose another --out), raised
+    at once. Held again by the same process, it is held
     until the outermost hold ends. The OS drops the lock when the process ends, however it ends
     (the file stays, harmless)."""
     try:
@@ -225,7 +226,7 @@ def hold_folder(directory: str):
         except BlockingIOError:
             who = _holder(handle)
             handle.close()
-            raise _in_use(directory, who) from None
+            raise (_in_use(directory, who, advice) if advice else _in_use(directory, who)) from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"{os.getpid()}\n")

@@ -150,7 +150,9 @@ class UciEngine:
                 self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True, bufsize=1, env=untrusted_env(tempfile.gettempdir()), start_new_session=True)
         except OSError as exc:
-            raise UciError(f"cannot start engine '{self.path}': {exc.strerror or exc}") from None
+            why = "it is a folder: give the engine's program file in it" if os.path.isdir(self.path) else \
+                exc.strerror or exc
+            raise UciError(f"cannot start engine '{self.path}': {why}") from None
         self._lines = queue.Queue()
         self._stderr = deque(maxlen=5)
         threading.Thread(target=self._pump, args=(self.proc.stdout, self._lines), daemon=True).start()

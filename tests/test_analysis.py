@@ -210,6 +210,29 @@ def test_analyse_writes_resumes_and_redoes_on_new_settings(tmp_path, capsys):
     assert [(e["game"], e["analyser"]) for e in entries] == [(0, "ab,nodes=400"), (1, "ab,nodes=500")]
 
 
+def test_a_second_analysis_of_a_busy_folder_is_refused_at_once(tmp_path, capsys):
+    """Two analyses of one folder at once each appended every game (issue 27's one run per
+    folder): the folder is held while it is analysed, and a run holding it refuses the other."""
+    path = write_results(str(tmp_path / "s"), "nthu", {0: HANGS["nthu"], 1: HANGS["nthu"][:2]})
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from harness.results import hold_folder\n"
+                               "with hold_folder(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)",
+                               str(tmp_path / "s")], cwd=os.path.dirname(os.path.dirname(FIXTURES)), stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        code, out, err = run_cli(["analyse", path, "--nodes", "300", "--quiet"], capsys)
+        assert (code, out, err) == (2, "", f"error: {tmp_path / 's'} is in use by another run, process "
+                                           f"{holder.pid}; wait for it to end\n")
+        assert not (tmp_path / "s" / "analysis.jsonl").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    code, _, err = run_cli(["analyse", path, "--nodes", "300", "--quiet"], capsys)
+    assert code == 0, err
+    lines = (tmp_path / "s" / "analysis.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["game"] for line in lines) == [0, 1]
+
+
 def test_replay_and_html_show_the_review(tmp_path, capsys):
     path = write_results(str(tmp_path / "s"), "congo", {0: HANGS["congo"]})
     assert run_cli(["analyse", path, "--quiet"], capsys)[0] == 0

@@ -283,3 +283,17 @@ def test_minichess_help_names_itself(monkeypatch, capsys):
     with pytest.raises(SystemExit) as exited:
         entry()
     assert exited.value.code == 0 and capsys.readouterr().out.startswith("usage: minichess [-h] COMMAND")
+
+
+@pytest.mark.parametrize("argv, usage", [
+    (["congo", "--help"], "usage: minichess congo [-h] PROGRAM"),
+    (["congo", "test", "--help"], "usage: minichess congo test [-h] --program CMD"),
+])
+def test_minichess_congo_names_itself_too(monkeypatch, capsys, argv, usage):
+    """congo parses its own options (RAW): its usage names the command as called, like the rest."""
+    from harness.cli import entry
+    monkeypatch.setattr(sys, "argv", ["/somewhere/bin/minichess", *argv])
+    with pytest.raises(SystemExit) as exited:
+        entry()
+    out = capsys.readouterr().out
+    assert exited.value.code == 0 and out.startswith(usage) and "python -m harness" not in out

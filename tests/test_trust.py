@@ -102,6 +102,8 @@ def test_the_report_starts_with_the_check_of_the_judged_file(tmp_path, capsys):
 @pytest.mark.parametrize("spec,message", [
     ("uci:/nonexistent/engine", "error: agent 'uci:/nonexistent/engine' cannot be started: cannot start engine "
                                 "'/nonexistent/engine': No such file or directory"),
+    (f"uci:{HOSTILE}", f"error: agent 'uci:{HOSTILE}' cannot be started: cannot start engine '{HOSTILE}': it is a "
+                       f"folder: give the engine's program file in it"),
     (str(HOSTILE / "no_agent.py"), f"error: agent file '{HOSTILE / 'no_agent.py'}' does not define "
                                    f"studentAgent(gameboard)"),
 ])

@@ -4,6 +4,7 @@ file that writes to the harness's channel loses with a reason that says so (issu
 import json
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 
@@ -17,6 +18,7 @@ from harness.variants.nthu import VARIANT
 from harness.variants.nthu.program import ProgramAgent
 
 HOSTILE = os.path.join(os.path.dirname(__file__), "fixtures", "hostile")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECRET = "sk-test-123"
 
 
@@ -60,6 +62,31 @@ def test_a_file_sees_none_of_the_graders_environment(grader_env, tmp_path, capsy
         assert (limits is not None) == (not flags)      # the box's settings, and only with the box
         if limits is not None:
             assert json.loads(limits)["as"] == 2048 << 20
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-box",)], ids=["boxed", "no-box"])
+def test_proc_environ_shows_the_token_only_outside_the_box(tmp_path, flags):
+    """The environment variables are not the only way in: /proc/PID/environ shows a process's
+    environment (as it was started) to any process of the same user. The series is started as a
+    TA would start it, with the token in its environment. In the box, /proc is the box's own PID
+    namespace: neither the harness nor the grader's shell is there to be read. With --no-box the
+    file finds the token in the harness's /proc entry (the limit docs/grading.md states)."""
+    if not flags and box.bwrap()[0] is None:
+        pytest.skip("bwrap cannot run here: " + box.bwrap()[1])
+    out = tmp_path / "series"
+    env = {**os.environ, "CODEPOST_API_KEY": SECRET}
+    subprocess.run([sys.executable, "-m", "harness", "series", "--white", os.path.join(HOSTILE, "proc_environ.py"),
+                    "--black", "dummy", "--games", "1", "--max-plies", "2", "--out", str(out), "--quiet",
+                    "--jobs", "1", *flags], cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
+    with open(out / "results.jsonl") as handle:
+        printed = json.loads(handle.readline())["printed"]["white"]
+    seen, readable = (int(part.split("=")[1]) for part in
+                      next(line for line in printed.splitlines() if line.startswith("PROC ")).split()[1:])
+    assert seen >= 1 and readable <= seen
+    if flags:
+        assert f"FOUND CODEPOST_API_KEY={SECRET}" in printed          # the check can see it where it is
+    else:
+        assert "FOUND" not in printed and SECRET not in printed
 
 
 def test_a_program_sees_none_of_the_graders_environment(grader_env, tmp_path):

@@ -10,13 +10,14 @@ PROG = "python -m harness congo"
 TESTER = "test"
 
 
-def run_raw(argv: List[str]) -> int:
+def run_raw(argv: List[str], prog: str = PROG) -> int:
+    """`prog`: how the command was called (`minichess congo` through the console script)."""
     if argv[:1] == [TESTER]:
         from ..congo_tester.run import main as test_main
-        return test_main(argv[1:], prog=f"{PROG} {TESTER}")
+        return test_main(argv[1:], prog=f"{prog} {TESTER}")
     from ..variants.congo.programs import main as congo_main
-    return congo_main(argv, prog=PROG, epilog=f"{PROG} {TESTER} PART --program CMD: test your own program "
-                                              f"for PART against these ({PROG} {TESTER} --help)")
+    return congo_main(argv, prog=prog, epilog=f"{prog} {TESTER} PART --program CMD: test your own program "
+                                              f"for PART against these ({prog} {TESTER} --help)")
 
 
 def add_parser(sub) -> None:
