@@ -404,3 +404,13 @@ def test_analyse_leaves_out_the_earlier_reports_kept_in_previous(tmp_path, capsy
     old = os.path.join(out, "previous", previous[0])                   # named itself, it is analysed
     assert run_cli(["analyse", old, "--nodes", "300", "--quiet", "--jobs", "1"], capsys)[0] == 0
     assert sorted(read_analyses(os.path.join(old, "greedy", "results.jsonl"))) == [0]
+
+
+def test_a_game_named_twice_is_analysed_and_printed_once(tmp_path, capsys):
+    path = write_results(str(tmp_path / "s"), "nthu", {0: HANGS["nthu"], 1: HANGS["nthu"][:2]})
+    code, out, err = run_cli(["analyse", path, "--game", "1", "1", "0", "--nodes", "300", "--progress", "plain",
+                              "--jobs", "1"], capsys)
+    assert code == 0, err
+    assert [line.split(" (")[0] for line in out.splitlines() if line.startswith("game ")] == ["game 1", "game 0"]
+    assert "analysis: 2/2 games" in err
+    assert len((tmp_path / "s" / "analysis.jsonl").read_text().splitlines()) == 2

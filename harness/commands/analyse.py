@@ -25,7 +25,7 @@ def chosen_games(files, games):
             print(f"warning: {note.split(': dropped')[0]}: skipped", flush=True)
         if not records and len(files) == 1:
             raise UsageError(f"'{path}' holds no game records")
-        for number in games or sorted(records):
+        for number in dict.fromkeys(games) if games else sorted(records):    # a number given twice: once
             if number not in records:
                 span = f" (games {min(records)}..{max(records)})" if records else ""
                 raise UsageError(f"'{path}' has no game {number}{span}")
