@@ -414,3 +414,26 @@ def test_a_game_named_twice_is_analysed_and_printed_once(tmp_path, capsys):
     assert [line.split(" (")[0] for line in out.splitlines() if line.startswith("game ")] == ["game 1", "game 0"]
     assert "analysis: 2/2 games" in err
     assert len((tmp_path / "s" / "analysis.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_folder_another_run_holds_is_one_line_and_its_analysis_untouched(tmp_path, capsys):
+    """Two analyses of one folder at once would rewrite analysis.jsonl under each other: the
+    second is refused at once (a series still playing there holds the folder too)."""
+    folder = tmp_path / "s"
+    path = write_results(str(folder), "nthu", {0: HANGS["nthu"]})
+    (folder / "analysis.jsonl").write_text('{"game": 0, "half')
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom harness.results import hold_folder\n"
+                               "with hold_folder(sys.argv[1]):\n    print('held', flush=True)\n    time.sleep(60)",
+                               str(folder)], cwd=repo, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        code, out, err = run_cli(["analyse", path, "--nodes", "300", "--quiet"], capsys)
+        assert code == 2 and err.count("\n") == 1
+        assert f"{folder} is in use by another run, process {holder.pid}" in err
+        assert (folder / "analysis.jsonl").read_text() == '{"game": 0, "half'
+    finally:
+        holder.kill()
+        holder.wait()
+    code, out, err = run_cli(["analyse", path, "--nodes", "300", "--quiet"], capsys)
+    assert code == 0 and sorted(read_analyses(path)) == [0]

@@ -5,13 +5,17 @@ once here first (a spec that cannot start is one line before any work), keeps th
 already in each analysis.jsonl for the same analyser and moves (resume), and reviews the others
 in the series' pool (`harness.series.worker_pool`), appending each entry to the analysis.jsonl
 beside its results file the moment its game is done, with the series' progress display. On
-Ctrl-C the pool stops at once; every entry written so far is kept.
+Ctrl-C the pool stops at once; every entry written so far is kept. Each results file's folder is
+held for the run (`results.hold_folder`): a second run there (another analyse, a series still
+playing) is one line at once, not a file rewritten under the first.
 """
+import contextlib
+import os
 import sys
 import traceback
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..results import append_record
+from ..results import append_record, hold_folder
 from ..series import Progress, worker_pool
 from ..variants import DEFAULT_VARIANT, find_variant
 from .analyser import AnalysisError, Analyser
@@ -97,6 +101,14 @@ def analyse_games(games: List[Game], spec: Optional[str] = None, nodes: Optional
         progress = "none"
     close_analysers()
     named = labels(games, spec, nodes)
+    with contextlib.ExitStack() as held:      # one run at a time per folder: another would rewrite the file under it
+        for folder in sorted({os.path.dirname(os.path.abspath(path)) for path, _ in games}):
+            held.enter_context(hold_folder(folder))
+        return _analyse(games, spec, nodes, jobs, progress, label, say, named)
+
+
+def _analyse(games: List[Game], spec: Optional[str], nodes: Optional[int], jobs: int, progress, label: str,
+             say: Callable[[str], None], named: Dict[str, str]) -> Dict[str, Dict[int, dict]]:
     by_file: Dict[str, Dict[int, dict]] = {}
     for path, record in games:
         by_file.setdefault(path, {})[record["game"]] = record
