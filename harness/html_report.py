@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import jinja2
 
-from .analysis.store import read_analyses
+from .analysis.store import read_analyses, review_of
 from .analysis.text import accuracy_text, ply_text, turning_point_text
 from .records import record_states
 from .report import (REPORT_HTML, HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line,
@@ -108,7 +108,8 @@ def move_cells(name: Optional[str], variant) -> Optional[List[int]]:
 def review_data(entry: Optional[Dict[str, Any]], variant, positions: int) -> Optional[Dict[str, Any]]:
     """The game review for the viewer (an analysis.jsonl entry), by position (0: the start) for
     `positions` positions: White's win %, the analyser's best move in it as grid cells, the text
-    of the move that led to it; and by ply the judgement. None without an entry."""
+    of the move that led to it; and by ply the judgement. None without an entry (the caller
+    passes only a well-formed one: harness.analysis.store.review_of)."""
     if not entry or not entry.get("plies"):
         return None
     wins: List[Optional[float]] = [None] * positions
@@ -156,7 +157,7 @@ def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str]
         "moves": list(record.get("moves") or [])[:len(grids) - 1],
         "positions": [encode_grid(g) for g in grids],
         "command": replay_command(results_path, number),
-        "review": review_data(review, variant, len(grids)),
+        "review": review_data(review_of(review, record), variant, len(grids)),
     }
 
 

@@ -170,7 +170,7 @@ def test_a_finished_game_scores_its_result_and_opening_plies_are_skipped():
 
 
 def test_a_record_whose_moves_do_not_replay_is_one_line():
-    with pytest.raises(ReviewError, match=r"game 7: ply 2 \('e2e3'\) cannot be played here: the record is inconsistent"):
+    with pytest.raises(ReviewError, match=r"^ply 2 \('e2e3'\) cannot be played here: the record is inconsistent"):
         review("nthu", ["c2c3", "e2e3"], nodes=200)
 
 
@@ -294,6 +294,8 @@ def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys
     (["analyse", "CS3243", "--analyser", f"uci:{FIXTURES}/fake_uci_novariant.py"], "did not load variant cs3243"),
     (["analyse", "CS3243", "--analyser", f"uci:{FIXTURES}/fake_uci_crash.py"], "exited with code 3"),
     (["report", "random", "--analyse", "--analyser", "uci:/nonexistent/engine", "--out", "OUT"], "cannot be started"),
+    (["report", "random", "--nodes", "500", "--out", "OUT"], "--analyser and --nodes set the game review's analyser"),
+    (["report", "random", "--analyser", "uci:/usr/games/fairy-stockfish", "--out", "OUT"], "add --analyse [lost|all]"),
 ])
 def test_errors_are_one_line_and_exit_2(argv, message, tmp_path, capsys):
     os.makedirs(tmp_path / "empty")
@@ -378,3 +380,60 @@ def test_a_position_gets_the_same_evaluation_whatever_was_analysed_before(varian
     finally:
         analyser.close()
     assert forwards == backwards
+
+
+def test_an_analysis_line_that_is_not_a_review_of_the_game_is_not_shown_and_is_done_again(tmp_path, capsys):
+    """analysis.jsonl lines that parse but are not a review of the record's moves (edited, cut,
+    of other moves): replay and the viewer show no review, with a note, never a traceback; analyse
+    does those games again and keeps the good one."""
+    folder = tmp_path / "s"
+    path = write_results(str(folder), "nthu", {0: HANGS["nthu"], 1: HANGS["nthu"], 2: HANGS["nthu"], 3: HANGS["nthu"]})
+    assert run_cli(["analyse", path, "--nodes", "300", "--quiet", "--jobs", "1"], capsys)[0] == 0
+    analysis = folder / "analysis.jsonl"
+    good = {e["game"]: e for e in map(json.loads, analysis.read_text().splitlines())}
+    bad = {0: {**good[0], "plies": "x"},                                                  # not a list
+           1: {**good[1], "plies": [{**p, "win_after": None} for p in good[1]["plies"]]},  # a ply without its win %
+           2: {**good[2], "plies": [{**p, "move": "a1a1"} for p in good[2]["plies"]]}}     # other moves
+    analysis.write_text("".join(json.dumps(bad[g]) + "\n" for g in (0, 1, 2)) + json.dumps(good[3]) + "\n")
+    for game in (0, 1, 2):
+        code, out, err = run_cli(["replay", path, "--game", str(game)], capsys)
+        assert code == 0 and "review" not in out and "Traceback" not in err
+        assert f"analysis.jsonl's line for game {game} is not a review of this game's moves" in err
+        code, _, err = run_cli(["replay", path, "--game", str(game), "--html", str(tmp_path / "g.html")], capsys)
+        assert code == 0 and '"review":null' in (tmp_path / "g.html").read_text()
+    code, out, _ = run_cli(["replay", path, "--game", "3"], capsys)
+    assert code == 0 and out.count("  review: ") == 4
+    code, _, err = run_cli(["analyse", path, "--nodes", "300", "--quiet", "--jobs", "1"], capsys)
+    assert code == 0, err
+    assert "1 games already analysed with the same settings kept, 3 to analyse" in err
+    assert read_analyses(path) == good
+
+
+def test_analyse_leaves_out_the_earlier_reports_kept_in_previous(tmp_path, capsys):
+    """`report --keep-previous` moves the report before to OUT/previous/WHEN/: analyse OUT reviews
+    the current report's games, not every report ever kept."""
+    out = str(tmp_path / "r")
+    for extra in ([], ["--keep-previous"]):
+        code, _, err = run_cli(["report", "random", "--variant", "nthu", "--opponents", "greedy", "--games", "1",
+                                "--colour", "white", "--out", out, "--quiet", "--jobs", "1"] + extra, capsys)
+        assert code == 0, err
+    previous = os.listdir(os.path.join(out, "previous"))
+    assert len(previous) == 1
+    code, printed, err = run_cli(["analyse", out, "--nodes", "300", "--quiet", "--jobs", "1"], capsys)
+    assert code == 0, err
+    assert sorted(read_analyses(os.path.join(out, "greedy", "results.jsonl"))) == [0]
+    assert not os.path.exists(os.path.join(out, "previous", previous[0], "greedy", "analysis.jsonl"))
+    assert printed.startswith("game 0 (random vs greedy, black): accuracy White ")
+    old = os.path.join(out, "previous", previous[0])                   # named itself, it is analysed
+    assert run_cli(["analyse", old, "--nodes", "300", "--quiet", "--jobs", "1"], capsys)[0] == 0
+    assert sorted(read_analyses(os.path.join(old, "greedy", "results.jsonl"))) == [0]
+
+
+def test_a_game_named_twice_is_analysed_and_printed_once(tmp_path, capsys):
+    path = write_results(str(tmp_path / "s"), "nthu", {0: HANGS["nthu"], 1: HANGS["nthu"][:2]})
+    code, out, err = run_cli(["analyse", path, "--game", "1", "1", "0", "--nodes", "300", "--progress", "plain",
+                              "--jobs", "1"], capsys)
+    assert code == 0, err
+    assert [line.split(" (")[0] for line in out.splitlines() if line.startswith("game ")] == ["game 1", "game 0"]
+    assert "analysis: 2/2 games" in err
+    assert len((tmp_path / "s" / "analysis.jsonl").read_text().splitlines()) == 2

@@ -27,13 +27,13 @@ class ReviewError(AnalysisError):
 
 def game_states(record: Dict[str, Any], variant) -> Tuple[List[Any], List[Move]]:
     """Every state of a recorded game (the start first) and its moves; ReviewError naming the ply
-    whose move cannot be played."""
+    whose move cannot be played (the caller names the game)."""
     try:
         states, moves, problem = record_states(record, variant)
     except ValueError as exc:
-        raise ReviewError(f"game {record.get('game', '?')}: {exc}") from None
+        raise ReviewError(str(exc)) from None
     if problem is not None:
-        raise ReviewError(f"game {record.get('game', '?')}: {problem}")
+        raise ReviewError(problem)
     return states, moves
 
 

@@ -5,9 +5,9 @@ once here first (a spec that cannot start is one line before any work), keeps th
 already in each analysis.jsonl for the same analyser and moves (resume), and reviews the others
 in the series' pool (`harness.series.worker_pool`), appending each entry to the analysis.jsonl
 beside its results file the moment its game is done, with the series' progress display. On
-Ctrl-C the pool stops at once; every entry written so far is kept. It holds the folder of each
-results file while it works (`results.hold_folder`), so a second analysis, or a series still
-playing there, is refused at once instead of writing the same games twice.
+Ctrl-C the pool stops at once; every entry written so far is kept. Each results file's folder is
+held for the run (`results.hold_folder`): a second run there (another analyse, a series still
+playing) is one line at once, not a file rewritten under the first.
 """
 import contextlib
 import os
@@ -101,18 +101,17 @@ def analyse_games(games: List[Game], spec: Optional[str] = None, nodes: Optional
         progress = "none"
     close_analysers()
     named = labels(games, spec, nodes)
+    with contextlib.ExitStack() as held:      # one run at a time per folder: another would rewrite the file under it
+        for folder in sorted({os.path.dirname(os.path.abspath(path)) for path, _ in games}):
+            held.enter_context(hold_folder(folder, advice="wait for it to end"))
+        return _analyse(games, spec, nodes, jobs, progress, label, say, named)
+
+
+def _analyse(games: List[Game], spec: Optional[str], nodes: Optional[int], jobs: int, progress, label: str,
+             say: Callable[[str], None], named: Dict[str, str]) -> Dict[str, Dict[int, dict]]:
     by_file: Dict[str, Dict[int, dict]] = {}
     for path, record in games:
         by_file.setdefault(path, {})[record["game"]] = record
-    with contextlib.ExitStack() as held:
-        for folder in sorted({os.path.dirname(os.path.abspath(path)) for path in by_file}):
-            held.enter_context(hold_folder(folder, advice="wait for it to end"))
-        return _analyse(by_file, named, spec, nodes, jobs, progress, label, say, len(games))
-
-
-def _analyse(by_file: Dict[str, Dict[int, dict]], named: Dict[str, str], spec: Optional[str],
-             nodes: Optional[int], jobs: int, progress, label: str, say: Callable[[str], None],
-             total: int) -> Dict[str, Dict[int, dict]]:
     done: Dict[str, Dict[int, dict]] = {}
     tasks = []
     for path, records in by_file.items():
@@ -135,7 +134,7 @@ def _analyse(by_file: Dict[str, Dict[int, dict]], named: Dict[str, str], spec: O
     for entries in done.values():
         for entry in entries.values():
             marks.add(entry)
-    shown = Progress(progress, total, total - len(tasks), label, marks)
+    shown = Progress(progress, len(games), len(games) - len(tasks), label, marks)
     handles = {path: open(analysis_path(path), "a", encoding="utf-8") for path in {t["results"] for t in tasks}}
     try:
         with worker_pool(jobs, len(tasks)) as run:

@@ -4,9 +4,13 @@ settings, or a series started over) has its old line dropped first, so a file ho
 game. A line that does not parse (a killed run) is dropped with a note.
 
 `read_analyses(results_path)` is the one reader: {game number: entry} for a results file.
+`review_of(entry, record)` is the check every reader of an entry makes before showing it: a line
+that parses as JSON but is not a review of that record's moves (edited, or of other moves) is
+shown as no review at all, and `analyse` does that game again.
 """
+import math
 import os
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..results import ANALYSIS_FILE, RESULTS_FILE, damage_notes, drop_damaged_lines, read_records_noting_damage
 from .analyser import AnalysisError
@@ -24,13 +28,60 @@ def read_analyses(results_path: str) -> Dict[int, dict]:
     return entries
 
 
+SIDES = ("white", "black")
+JUDGEMENTS = (None, "inaccuracy", "mistake", "blunder")
+_EVALUATIONS = ("cp_before", "mate_before", "cp_after", "mate_after")
+_PERCENTS = ("win_before", "win_after", "accuracy")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _percent(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            and 0 <= value <= 100)
+
+
+def _ply_ok(p: Any) -> bool:
+    return (isinstance(p, dict) and _whole(p.get("ply")) and p.get("colour") in SIDES
+            and isinstance(p.get("move"), str) and (p.get("best") is None or isinstance(p["best"], str))
+            and all(p.get(k) is None or _whole(p[k]) for k in _EVALUATIONS)
+            and all(_percent(p.get(k)) for k in _PERCENTS) and p.get("judgement") in JUDGEMENTS)
+
+
+def review_of(entry: Any, record: dict) -> Optional[dict]:
+    """`entry` when it is a well-formed review (the fields docs/analysis.md lists, of the right
+    kinds) of this record's moves, its plies consecutive; else None."""
+    moves = record.get("moves") or []
+    if not isinstance(entry, dict) or not isinstance(entry.get("plies"), list) or not isinstance(moves, Sequence):
+        return None
+    plies = entry["plies"]
+    if not isinstance(entry.get("analyser"), str) or not all(_ply_ok(p) for p in plies):
+        return None
+    numbers = [p["ply"] for p in plies]
+    if numbers and (numbers != list(range(numbers[0], numbers[0] + len(numbers))) or numbers[0] < 1
+                    or numbers[-1] > len(moves)):
+        return None
+    if any(p["move"] != moves[p["ply"] - 1] for p in plies):
+        return None
+    accuracy, turning = entry.get("accuracy"), entry.get("turning_point")
+    if not isinstance(accuracy, dict) or not isinstance(turning, dict):
+        return None
+    if not all(accuracy.get(side) is None or _percent(accuracy[side]) for side in SIDES):
+        return None
+    colours = {p["ply"]: p["colour"] for p in plies}
+    if not all(turning.get(side) is None or (_whole(turning[side]) and colours.get(turning[side]) == side)
+               for side in SIDES):
+        return None
+    return entry
+
+
 def up_to_date(entry: dict, record: dict, label: str) -> bool:
     """Is `entry` the analysis of this record's moves by this analyser (with these settings)?"""
-    moves = record.get("moves") or []
-    plies = entry.get("plies") or []
-    return (entry.get("analyser") == label and all(isinstance(p, dict) for p in plies)
-            and all(0 < p.get("ply", 0) <= len(moves) and p.get("move") == moves[p["ply"] - 1] for p in plies)
-            and (not plies or plies[-1]["ply"] == len(moves)))
+    plies = entry.get("plies") if isinstance(entry, dict) else None
+    return (review_of(entry, record) is not None and entry.get("analyser") == label
+            and (not plies or plies[-1]["ply"] == len(record.get("moves") or [])))
 
 
 def prepare(results_path: str, records: Dict[int, dict], label: str) -> Tuple[Dict[int, dict], List[str]]:
@@ -48,9 +99,10 @@ def prepare(results_path: str, records: Dict[int, dict], label: str) -> Tuple[Di
     return kept, notes
 
 
-def results_files(path: str) -> List[str]:
+def results_files(path: str, skip: Sequence[str] = ()) -> List[str]:
     """The results files PATH names: the file itself, a series folder's results.jsonl, or every
-    results.jsonl under a report folder (sorted). AnalysisError (one line) when there is none."""
+    results.jsonl under a report folder (sorted), not looking into folders named in `skip` below
+    PATH (a report's earlier reports, OUT/previous/). AnalysisError (one line) when there is none."""
     if not os.path.exists(path):
         raise AnalysisError(f"'{path}' does not exist")
     if os.path.isfile(path):
@@ -58,8 +110,12 @@ def results_files(path: str) -> List[str]:
     direct = os.path.join(path, RESULTS_FILE)
     if os.path.isfile(direct):
         return [direct]
-    found = sorted(os.path.join(folder, RESULTS_FILE) for folder, _, names in os.walk(path)
-                   if RESULTS_FILE in names)
+    found = []
+    for folder, folders, names in os.walk(path):
+        folders[:] = [name for name in folders if name not in skip]
+        if RESULTS_FILE in names:
+            found.append(os.path.join(folder, RESULTS_FILE))
+    found.sort()
     if not found:
         raise AnalysisError(f"'{path}' is a folder without results (no {RESULTS_FILE} in it or under it)")
     return found

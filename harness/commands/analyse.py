@@ -8,6 +8,7 @@ from ..analysis.run import analyse_games
 from ..analysis.store import results_files
 from ..analysis.text import accuracy_text, turning_point_text
 from ..html_report import REPORT_HTML, write_report_html, write_series_html
+from ..report import PREVIOUS
 from ..tournament import redraw_tournament_html
 from ..results import SUMMARY_FILE, damage_notes, read_records_noting_damage, read_settings
 from .common import (RESUME_HINT, UsageError, add_analyser_options, add_progress_options, positive_int, progress_mode,
@@ -24,7 +25,7 @@ def chosen_games(files, games):
             print(f"warning: {note.split(': dropped')[0]}: skipped", flush=True)
         if not records and len(files) == 1:
             raise UsageError(f"'{path}' holds no game records")
-        for number in games or sorted(records):
+        for number in dict.fromkeys(games) if games else sorted(records):    # a number given twice: once
             if number not in records:
                 span = f" (games {min(records)}..{max(records)})" if records else ""
                 raise UsageError(f"'{path}' has no game {number}{span}")
@@ -61,7 +62,7 @@ def redraw_pages(path: str, files) -> list:
 
 
 def run(args) -> int:
-    files = results_files(args.path)
+    files = results_files(args.path, skip=(PREVIOUS,))     # not the earlier reports kept in PATH/previous/
     games = chosen_games(files, args.game or [])
     RESUME_HINT[:] = ["the games analysed so far are kept in analysis.jsonl; run the same command to analyse the rest"]
     done = analyse_games(games, args.analyser, args.nodes, jobs=args.jobs or os.cpu_count() or 1,

@@ -4,7 +4,7 @@ import os
 import sys
 from typing import Any, Dict, Optional
 
-from ..analysis.store import read_analyses
+from ..analysis.store import analysis_path, read_analyses, review_of
 from ..html_report import render_game_html
 from ..replay import load_record, record_lines
 from ..variants import find_variant
@@ -40,7 +40,12 @@ def run(args) -> int:
                 raise ValueError(f"'{results}' is a folder without a results.jsonl: pass a results file")
             results = found
         record = load_record(results, game)
-        review = read_analyses(results).get(record.get("game"))      # analysis.jsonl beside, if any
+        found = read_analyses(results).get(record.get("game"))       # analysis.jsonl beside, if any
+        review = review_of(found, record)
+        if found is not None and review is None:
+            print(f"note: {analysis_path(results)}'s line for game {record.get('game')} is not a review of "
+                  f"this game's moves (damaged, or of other moves): not shown; `analyse` does it again",
+                  file=sys.stderr, flush=True)
         if getattr(args, "html", None):
             write_game_page(args.html, record, results, getattr(args, "variant", None), review)
             print(f"written: {args.html}")

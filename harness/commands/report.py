@@ -36,6 +36,8 @@ def run(args) -> int:
     agent_spec(args.agent, limits["variant"])
     for opponent in args.opponents:
         agent_spec(opponent, limits["variant"])
+    if not args.analyse and (args.analyser is not None or args.nodes is not None):
+        raise UsageError("--analyser and --nodes set the game review's analyser: add --analyse [lost|all]")
     if args.analyse:         # an analyser that cannot start is one line now, before any game
         check_analyser(args.analyser, limits["variant"], args.nodes)
     colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
