@@ -119,6 +119,17 @@ def test_file_level_errors(tmp_path, capsys):
         assert code == 2 and problem in err, (args, err)
 
 
+def test_a_json_file_that_cannot_be_written_is_refused_before_any_puzzle(tmp_path, capsys):
+    out = tmp_path / "run"
+    missing = tmp_path / "no" / "x.json"
+    for target, message in ((missing, f"--json {missing}: the folder {tmp_path / 'no'} does not exist"),
+                            (tmp_path, f"--json {tmp_path} is a folder: give a file name")):
+        code, printed, err = run_cli(["puzzles", "greedy", "--set", SMALL, "--out", str(out), "--json", str(target)],
+                                     capsys)
+        assert (code, printed, err) == (2, "", f"error: {message}\n")
+        assert not out.exists()              # refused before the run: no attempt recorded
+
+
 def test_a_set_may_bring_its_own_themes_and_keeps_origin_and_line(tmp_path):
     extra = {**GOOD, "id": "fork-1", "theme": "fork", "line": ["b0b4"], "origin": {"game": 3}}
     puzzles = read_set(write(tmp_path, [json.dumps(extra)]))

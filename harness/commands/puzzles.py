@@ -13,7 +13,8 @@ from ..results import SUMMARY_FILE, write_json
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants.cs3243 import VARIANT
 from .common import (UsageError, add_box_options, add_progress_options, add_resume_options, agent_spec,
-                     box_option, default_out, positive_int, positive_seconds, progress_mode, runs_in)
+                     box_option, check_writable, default_out, positive_int, positive_seconds, progress_mode,
+                     runs_in)
 
 
 def show(args) -> int:
@@ -42,6 +43,8 @@ def run(args) -> int:
     except PuzzleError as exc:
         raise UsageError(str(exc)) from None
     agent_spec(args.agent, VARIANT.name)
+    if args.json:
+        check_writable(args.json, "--json")     # before the run, not after it
     is_file = players.is_file_spec(args.agent, VARIANT.name)
     out = args.out or default_out(os.path.join("puzzles", directory_name(
         f"{args.agent}-{os.path.splitext(os.path.basename(set_file))[0]}")))
