@@ -323,6 +323,19 @@ def test_the_engine_sees_the_small_sets_mate_as_mate_in_two_plies_plus_the_king_
     assert lines[0]["mate"] == 2 and lines[0]["move"] == "g6d6"        # course g5d5
 
 
+@pytest.mark.parametrize("given,how", [([], "with --resume"), (["--force"], "with --resume in place of --force")])
+def test_ctrl_c_says_how_to_play_the_rest(tmp_path, capsys, monkeypatch, given, how):
+    from harness.commands import puzzles as command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(command, "run_set", interrupted)
+    out = tmp_path / "out"
+    code, _, err = run_cli(["puzzles", "greedy", "--set", SMALL, "--out", str(out), *given], capsys)
+    assert (code, err) == (130, f"interrupted: the games finished so far are kept in {out}; run the same command "
+                                f"{how} to play the rest\n")
+
+
 def test_ctrl_c_stops_a_run_promptly_and_resume_plays_the_rest(tmp_path):
     slow = student_file(tmp_path, "slow.py", "import time\n\n\ndef studentAgent(gameboard):\n"
                                              "    time.sleep(0.5)\n    return None\n")
