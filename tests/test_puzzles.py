@@ -323,6 +323,17 @@ def test_the_engine_sees_the_small_sets_mate_as_mate_in_two_plies_plus_the_king_
     assert lines[0]["mate"] == 2 and lines[0]["move"] == "g6d6"        # course g5d5
 
 
+def test_a_trial_scale_never_replaces_the_shipped_set(capsys, monkeypatch):
+    def played(*args):
+        raise AssertionError("the trial was played towards the shipped set")
+    monkeypatch.setattr(make_set, "make", played)
+    before = open(SHIPPED, "rb").read()
+    assert make_set.main(["--scale", "0.05"]) == 2
+    assert capsys.readouterr().err == ("error: --scale 0.05 makes a trial set: give --out FILE (and --work DIR), or "
+                                       f"it would replace the shipped set {SHIPPED}\n")
+    assert open(SHIPPED, "rb").read() == before
+
+
 @pytest.mark.parametrize("given,how", [([], "with --resume"), (["--force"], "with --resume in place of --force")])
 def test_ctrl_c_says_how_to_play_the_rest(tmp_path, capsys, monkeypatch, given, how):
     from harness.commands import puzzles as command
