@@ -114,16 +114,20 @@ def command_line(text: str, cwd: Optional[str] = None) -> List[str]:
 
 
 def home_of(argv: Sequence[str], cwd: Optional[str] = None) -> str:
-    """The program's own folder, which the box shows it (read-only): the folder
-    of the first file named after the program (the student's script: `python3 mine.py`), else
-    the program's folder when it lies in the folder the command is given from (`./moves`), else
-    that folder itself (`python3 -m package`)."""
+    """The program's own folder, which the box shows it (read-only): the folder of the first file
+    named after the program (the student's script: `python3 mine.py`), else the program's folder
+    (`./moves`, `../build/moves`, `/home/me/congo/moves`), except for a program found on PATH
+    (`python3 -m package`: the system's, which the box shows anyway) or standing in `/`, where it
+    is the folder the command is given from."""
     cwd = os.path.abspath(cwd or os.getcwd())
     for arg in argv[1:]:
         if os.path.isabs(arg) and os.path.isfile(arg):
             return os.path.dirname(arg)
     folder = os.path.dirname(argv[0])
-    return folder if (folder + "/").startswith(cwd + "/") else cwd
+    if (folder + "/").startswith(cwd + "/"):
+        return folder
+    on_path = {os.path.abspath(d) for d in untrusted_env(cwd)["PATH"].split(os.pathsep) if d}
+    return cwd if folder in on_path or folder == "/" else folder
 
 
 def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,

@@ -349,6 +349,47 @@ def test_the_command_line_is_split_without_a_shell(tmp_path, monkeypatch):
     assert untrusted_run.command_line("./moves 3") == [str(tmp_path / "moves"), "3"]
 
 
+# a student's own eval1 (material, the lions' ±10000, negated for Black), nothing of the harness
+OWN_EVAL1 = """#!{python}
+import sys
+VALUE = dict(P=100, E=200, Z=300, S=350, G=400)
+lines = sys.stdin.read().split("\\n")
+for fen in lines[1:1 + int(lines[0])]:
+    board, side, _ = fen.split()
+    score = sum(VALUE.get(c.upper(), 0) * (1 if c.isupper() else -1) for c in board if c.isalpha())
+    others = any(c.isalpha() and c not in "Ll" for c in board)
+    if "l" not in board:
+        score = 10000 if others or "L" in board else score
+    elif "L" not in board:
+        score = -10000
+    print(-score if side == "b" else score)
+"""
+
+
+def test_a_program_named_by_its_path_outside_the_current_folder_runs_in_the_box(capsys, tmp_path, monkeypatch):
+    build = tmp_path / "build"
+    build.mkdir()
+    program = build / "eval1"
+    program.write_text(OWN_EVAL1.format(python=PYTHON))
+    program.chmod(0o755)
+    elsewhere = tmp_path / "src"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    for given in (str(program), "../build/eval1"):
+        code, out, err, _ = run_tester(["eval1", "--program", given, "--cases", "14"], capsys)
+        assert (code, out, err) == (0, "eval1: 14/14 cases agree\n", "")
+
+
+def test_the_folder_the_box_shows_a_program(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", "/usr/local/bin:/usr/bin:/bin")
+    here = str(tmp_path / "here")
+    assert untrusted_run.home_of(["/usr/bin/python3", str(FIXTURES / "reference.py"), "eval1"], here) == str(FIXTURES)
+    assert untrusted_run.home_of([here + "/bin/moves"], here) == here + "/bin"
+    assert untrusted_run.home_of(["/opt/course/build/moves", "G"], here) == "/opt/course/build"
+    assert untrusted_run.home_of(["/usr/bin/python3", "-m", "mine"], here) == here
+    assert untrusted_run.home_of(["/moves"], here) == here
+
+
 # -- the command line ---------------------------------------------------------------------------------
 
 def test_congo_test_runs_under_the_harness(capsys):
@@ -372,6 +413,8 @@ def test_congo_test_runs_under_the_harness(capsys):
     (["moves", "--program", ""], "--program: the command line is empty"),
     (["moves", "--program", "ls", "--json", "/no/such/folder/x.json"],
      "--json /no/such/folder/x.json: the folder /no/such/folder does not exist"),
+    (["moves", "--program", "ls", "--junit", "/proc/x.xml"],     # before the run, not after it
+     "--junit /proc/x.xml: cannot be written: No such file or directory"),
 ])
 def test_usage_errors_are_one_line(argv, message, capsys):
     code, out, err = run_cli(["congo", "test", *argv], capsys)
@@ -379,7 +422,8 @@ def test_usage_errors_are_one_line(argv, message, capsys):
 
 
 def test_a_program_that_cannot_start_is_one_line(capsys, tmp_path):
-    script = tmp_path / "prog"
+    (tmp_path / "bin").mkdir(mode=0o755)           # the box shows this folder (tmp_path is 0700)
+    script = tmp_path / "bin" / "prog"
     script.write_text("#!/no/such/interpreter\n")
     script.chmod(0o755)
     code, out, err = run_cli(["congo", "test", "eval1", "--program", str(script), "--cases", "2"], capsys)

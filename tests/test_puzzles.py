@@ -119,6 +119,17 @@ def test_file_level_errors(tmp_path, capsys):
         assert code == 2 and problem in err, (args, err)
 
 
+def test_a_json_file_that_cannot_be_written_is_refused_before_any_puzzle(tmp_path, capsys):
+    out = tmp_path / "run"
+    missing = tmp_path / "no" / "x.json"
+    for target, message in ((missing, f"--json {missing}: the folder {tmp_path / 'no'} does not exist"),
+                            (tmp_path, f"--json {tmp_path} is a folder: give a file name")):
+        code, printed, err = run_cli(["puzzles", "greedy", "--set", SMALL, "--out", str(out), "--json", str(target)],
+                                     capsys)
+        assert (code, printed, err) == (2, "", f"error: {message}\n")
+        assert not out.exists()              # refused before the run: no attempt recorded
+
+
 def test_a_set_may_bring_its_own_themes_and_keeps_origin_and_line(tmp_path):
     extra = {**GOOD, "id": "fork-1", "theme": "fork", "line": ["b0b4"], "origin": {"game": 3}}
     puzzles = read_set(write(tmp_path, [json.dumps(extra)]))
@@ -310,6 +321,30 @@ def test_the_engine_sees_the_small_sets_mate_as_mate_in_two_plies_plus_the_king_
     finally:
         engine.close()
     assert lines[0]["mate"] == 2 and lines[0]["move"] == "g6d6"        # course g5d5
+
+
+def test_a_trial_scale_never_replaces_the_shipped_set(capsys, monkeypatch):
+    def played(*args):
+        raise AssertionError("the trial was played towards the shipped set")
+    monkeypatch.setattr(make_set, "make", played)
+    before = open(SHIPPED, "rb").read()
+    assert make_set.main(["--scale", "0.05"]) == 2
+    assert capsys.readouterr().err == ("error: --scale 0.05 makes a trial set: give --out FILE (and --work DIR), or "
+                                       f"it would replace the shipped set {SHIPPED}\n")
+    assert open(SHIPPED, "rb").read() == before
+
+
+@pytest.mark.parametrize("given,how", [([], "with --resume"), (["--force"], "with --resume in place of --force")])
+def test_ctrl_c_says_how_to_play_the_rest(tmp_path, capsys, monkeypatch, given, how):
+    from harness.commands import puzzles as command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(command, "run_set", interrupted)
+    out = tmp_path / "out"
+    code, _, err = run_cli(["puzzles", "greedy", "--set", SMALL, "--out", str(out), *given], capsys)
+    assert (code, err) == (130, f"interrupted: the games finished so far are kept in {out}; run the same command "
+                                f"{how} to play the rest\n")
 
 
 def test_ctrl_c_stops_a_run_promptly_and_resume_plays_the_rest(tmp_path):

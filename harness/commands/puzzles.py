@@ -13,7 +13,8 @@ from ..results import SUMMARY_FILE, write_json
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants.cs3243 import VARIANT
 from .common import (UsageError, add_box_options, add_progress_options, add_resume_options, agent_spec,
-                     box_option, default_out, positive_int, positive_seconds, progress_mode, runs_in)
+                     box_option, check_writable, default_out, positive_int, positive_seconds, progress_mode,
+                     runs_in)
 
 
 def show(args) -> int:
@@ -42,13 +43,15 @@ def run(args) -> int:
     except PuzzleError as exc:
         raise UsageError(str(exc)) from None
     agent_spec(args.agent, VARIANT.name)
+    if args.json:
+        check_writable(args.json, "--json")     # before the run, not after it
     is_file = players.is_file_spec(args.agent, VARIANT.name)
     out = args.out or default_out(os.path.join("puzzles", directory_name(
         f"{args.agent}-{os.path.splitext(os.path.basename(set_file))[0]}")))
     settings = {"agent": args.agent, "agent_sha256": file_sha256(args.agent) if is_file else None,
                 "set": args.set, "set_sha256": file_sha256(set_file), "move_timeout": args.move_timeout,
                 "game_time": VARIANT.game_seconds, "box": box_option(args).get("box")}
-    runs_in(out)
+    runs_in(out, "--force" if args.force else "")   # Ctrl-C: how to play the rest
     with cluster.connect(args.cluster) as executor:
         records = run_set(args.agent, puzzles, out, settings, jobs=args.jobs or os.cpu_count() or 1,
                           resume=args.resume, fresh=args.force, progress=progress_mode(args), executor=executor,

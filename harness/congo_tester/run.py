@@ -96,6 +96,14 @@ def _writable(path: Optional[str], option: str) -> None:
         raise UsageError(f"{option} {path}: the folder {folder} does not exist")
     if os.path.isdir(path):
         raise UsageError(f"{option} {path}: is a folder")
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:             # no permission, a read-only file system, /proc ...
+        raise UsageError(f"{option} {path}: cannot be written: {exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
 
 
 def main(argv: Optional[Sequence[str]] = None, prog: str = PROG,

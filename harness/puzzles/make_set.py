@@ -330,6 +330,11 @@ def main(argv=None) -> int:
                         help="play X times the games of PAIRINGS (default 1; a small X for a quick trial)")
     parser.add_argument("--engine", default=ENGINE, metavar="PATH")
     args = parser.parse_args(argv)
+    shipped = os.path.abspath(os.path.join(DATA, DEFAULT_SET + ".jsonl"))
+    if args.scale != 1 and os.path.abspath(args.out) == shipped:
+        print(f"error: --scale {args.scale:g} makes a trial set: give --out FILE (and --work DIR), or it would "
+              f"replace the shipped set {args.out}", file=sys.stderr)
+        return 2
     for path, what in ((args.ab, "AB.py"), (args.engine, "the engine")):
         if not os.path.isfile(path):
             print(f"error: {what} '{path}' does not exist", file=sys.stderr)
