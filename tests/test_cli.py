@@ -297,3 +297,28 @@ def test_minichess_congo_names_itself_too(monkeypatch, capsys, argv, usage):
         entry()
     out = capsys.readouterr().out
     assert exited.value.code == 0 and out.startswith(usage) and "python -m harness" not in out
+
+
+@pytest.mark.parametrize("command,module,given,how", [
+    (["series", "--white", "greedy", "--black", "random", "--games", "2"], "harness.commands.series.run_plans", [],
+     "with --resume"),
+    (["series", "--white", "greedy", "--black", "random", "--games", "2"], "harness.commands.series.run_plans", ["--force"],
+     "with --resume in place of --force"),
+    (["compare", "greedy", "random", "--games", "2"], "harness.commands.compare.run_compare", ["--force"],
+     "with --resume in place of --force"),
+    (["tournament", "greedy", "random", "--games", "2"], "harness.tournament.run_tournament", ["--force"],
+     "with --resume in place of --force"),
+])
+def test_ctrl_c_says_how_to_play_the_rest_after_force_too(tmp_path, capsys, monkeypatch, command, module, given, how):
+    """--resume and --force go together nowhere: after a --force run, Ctrl-C's hint names the
+    option --resume replaces."""
+    import importlib
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    where, name = module.rsplit(".", 1)
+    monkeypatch.setattr(importlib.import_module(where), name, interrupted)
+    out = tmp_path / "out"
+    code, _, err = run_cli([*command, "--out", str(out), *given], capsys)
+    assert (code, err) == (130, f"interrupted: the games finished so far are kept in {out}; run the same command "
+                                f"{how} to play the rest\n")

@@ -117,9 +117,11 @@ def progress_mode(args) -> Optional[str]:
 RESUME_HINT: List[str] = []     # set while a run is going: what to tell the user on Ctrl-C
 
 
-def runs_in(out: str, instead: str = "") -> None:
-    """From now on Ctrl-C says where the games are and how to play the rest (`instead`: an option
-    that --resume replaces)."""
+def runs_in(out: str, args=None) -> None:
+    """From now on Ctrl-C says where the games are and how to play the rest (with --resume, in
+    place of --force or --keep-previous when the command was given one)."""
+    instead = next((option for option, name in (("--force", "force"), ("--keep-previous", "keep_previous"))
+                    if getattr(args, name, False)), "")
     how = f"with --resume in place of {instead}" if instead else "with --resume"
     RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command {how} to play the rest"]
 

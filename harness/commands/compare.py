@@ -43,7 +43,7 @@ def run(args) -> int:
             raise UsageError(f"SPRT: {exc}") from None
     games = even_games(args.games, "--games") if args.games is not None else even_games(args.max_games, "--max-games")
     out = args.out or os.path.join(DEFAULT_OUT, directory_name(f"compare-{args.new}-vs-{args.old}"))
-    runs_in(out)
+    runs_in(out, args)
     with cluster.connect(args.cluster) as executor:
         summary = run_compare(args.new, args.old, games, out, sprt, jobs=args.jobs, executor=executor,
                               resume=args.resume, force=args.force, progress=progress_mode(args), **limits)

@@ -17,7 +17,7 @@ def run(args) -> int:
         if players.is_file_spec(opponent, limits["variant"]):
             raise UsageError(f"opponent '{opponent}': grade plays the class against built-in opponents")
     runner = cluster.runner(args.cluster)
-    runs_in(args.out)
+    runs_in(args.out, args)
     try:
         gradebook = grade.grade_class(args.class_dir, args.out, args.games, args.opponents, limits["variant"],
                                       args.seed, limits["move_timeout"], args.game_time, grade.box_from_args(args),

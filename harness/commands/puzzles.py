@@ -51,7 +51,7 @@ def run(args) -> int:
     settings = {"agent": args.agent, "agent_sha256": file_sha256(args.agent) if is_file else None,
                 "set": args.set, "set_sha256": file_sha256(set_file), "move_timeout": args.move_timeout,
                 "game_time": VARIANT.game_seconds, "box": box_option(args).get("box")}
-    runs_in(out, "--force" if args.force else "")   # Ctrl-C: how to play the rest
+    runs_in(out, args)   # Ctrl-C: how to play the rest
     with cluster.connect(args.cluster) as executor:
         records = run_set(args.agent, puzzles, out, settings, jobs=args.jobs or os.cpu_count() or 1,
                           resume=args.resume, fresh=args.force, progress=progress_mode(args), executor=executor,

@@ -51,7 +51,7 @@ def run(args) -> int:
 
 
 def _run(args, variant: Variant, limits: dict, laid_out: list) -> int:
-    runs_in(args.out, "--keep-previous" if args.keep_previous else "")  # from here Ctrl-C gets the hint
+    runs_in(args.out, args)  # from here Ctrl-C gets the hint
     check = (check_summary(args.agent, limits["move_timeout"], grade.box_from_args(args))
              if players.is_file_spec(args.agent, limits["variant"]) else None)
     if check is not None and not check["accepted"] and not args.quiet:

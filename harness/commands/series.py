@@ -22,7 +22,7 @@ def run(args) -> int:
 
 
 def _run(args, plan: SeriesPlan, limits: dict, out: str) -> int:
-    runs_in(out)
+    runs_in(out, args)
     with cluster.connect(args.cluster) as executor:
         records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
                             progress=progress_mode(args), executor=executor)[0]

@@ -16,7 +16,7 @@ def run(args) -> int:
     for spec in args.players:
         agent_spec(spec, limits["variant"])
     out = args.out or os.path.join(DEFAULT_OUT, "tournament")
-    runs_in(out)
+    runs_in(out, args)
     with hold_folder(out), cluster.connect(args.cluster) as executor:    # one run at a time in --out
         report = tournament.run_tournament(args.players, args.games, out, jobs=args.jobs, executor=executor,
                                            resume=args.resume, force=args.force, progress=progress_mode(args),
