@@ -148,6 +148,7 @@ SPRT_MODELS = ("normalized", "logistic")
 REGULARIZED_ZERO = 1e-3
 T_STEP = 0.1           # mle_with_t's step in t (nElo 24.6 of a pair): one step for everyday bounds
 ELO_LIMIT = 1000       # |elo0|, |elo1| the test takes (logistic 1000: a score of 0.997)
+PROFILE_POINTS = 100   # means tried by mle_with_t_profile before its golden-section search
 
 
 def pentanomial(pair_points: Sequence[float]) -> List[int]:
@@ -296,6 +297,109 @@ def mle_with_t(probs: Sequence[float], scores: Sequence[float], t: float, refere
     return q
 
 
+def _mle_with_moments(probs: Sequence[float], scores: Sequence[float], mean: float,
+                      second: float) -> Optional[Tuple[float, List[float]]]:
+    """(sum p_k ln q_k, q): the maximum-likelihood distribution over `scores` (ascending) with mean
+    `mean` and mean square `second`, or None when no distribution with every q_k > 0 has them. Two
+    linear constraints make it a convex problem: q_k = p_k / (1 + a g1_k + b g2_k) with
+    g1 = x - mean, g2 = x^2 - second and (a, b) the maximum of sum p_k ln(1 + a g1_k + b g2_k)
+    (damped Newton's method from (0, 0) on its negative)."""
+    pairs = list(zip(scores, scores[1:]))
+    low = next((u * u + (u + v) * (mean - u) for u, v in pairs if u <= mean <= v), None)
+    high = scores[0] ** 2 + (scores[0] + scores[-1]) * (mean - scores[0])
+    if low is None or not low < second < high:
+        return None
+    g = [(x - mean, x * x - second) for x in scores]
+
+    def objective(a: float, b: float) -> Optional[float]:
+        d = [1 + a * g1 + b * g2 for g1, g2 in g]
+        return None if min(d) <= 0 else -sum(p * math.log(v) for p, v in zip(probs, d))
+
+    a = b = value = 0.0
+    for _ in range(200):
+        d = [1 + a * g1 + b * g2 for g1, g2 in g]
+        w = [p / v for p, v in zip(probs, d)]
+        grad_a, grad_b = -sum(wi * g1 for wi, (g1, _) in zip(w, g)), -sum(wi * g2 for wi, (_, g2) in zip(w, g))
+        w2 = [wi / v for wi, v in zip(w, d)]
+        haa = sum(wi * g1 * g1 for wi, (g1, _) in zip(w2, g))
+        hab = sum(wi * g1 * g2 for wi, (g1, g2) in zip(w2, g))
+        hbb = sum(wi * g2 * g2 for wi, (_, g2) in zip(w2, g))
+        det = haa * hbb - hab * hab
+        if det <= 0:
+            break
+        step_a, step_b = -(hbb * grad_a - hab * grad_b) / det, -(haa * grad_b - hab * grad_a) / det
+        slope, size = grad_a * step_a + grad_b * step_b, 1.0
+        while size > 1e-12:
+            new = objective(a + size * step_a, b + size * step_b)
+            if new is not None and new <= value + 1e-4 * size * slope:
+                break
+            size /= 2
+        else:
+            break
+        a, b, value = a + size * step_a, b + size * step_b, new
+        if abs(size * step_a) + abs(size * step_b) < 1e-14:
+            break
+    q = [p / (1 + a * g1 + b * g2) for p, (g1, g2) in zip(probs, g)]
+    return sum(p * math.log(w) for p, w in zip(probs, q)), q
+
+
+def mle_with_t_profile(probs: Sequence[float], scores: Sequence[float], t: float, reference: float = 0.5,
+                       points: int = PROFILE_POINTS) -> Optional[List[float]]:
+    """The maximum-likelihood distribution with (mean - reference) / sd = t, found globally: for a
+    mean m the hypothesis fixes sd = (m - reference) / t, which leaves a convex problem
+    (`_mle_with_moments`); the best of `points` means between the reference and the end of the
+    scores is refined by golden-section search (t = 0: the mean is the reference, `mle_with_mean`).
+    None when no mean on the grid is feasible."""
+    if t == 0:
+        return mle_with_mean(probs, scores, reference)
+    end = scores[-1] if t > 0 else scores[0]
+
+    def at(m: float):
+        return _mle_with_moments(probs, scores, m, m * m + ((m - reference) / t) ** 2)
+
+    grid = [reference + (end - reference) * (i + 0.5) / points for i in range(points)]
+    found = [(r[0], i) for i, r in enumerate(at(m) for m in grid) if r is not None]
+    if not found:
+        return None
+    _, best = max(found)
+    half = abs(end - reference) / points
+    lo, hi = grid[best] - half, grid[best] + half
+    score = lambda m: (at(m) or (-math.inf,))[0]        # noqa: E731
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        c, d = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if score(c) >= score(d):
+            hi = d
+        else:
+            lo = c
+    candidates = [r for r in (at((lo + hi) / 2), at(grid[best])) if r is not None]
+    return max(candidates, key=lambda r: r[0])[1]
+
+
+def _meets_t(q: Sequence[float], scores: Sequence[float], t: float, reference: float = 0.5) -> bool:
+    """Is q a distribution (to 1e-9) with (mean - reference) / sd = t (to 1e-7)?"""
+    if min(q) <= 0 or abs(sum(q) - 1) > 1e-9:
+        return False
+    mean = sum(w * x for w, x in zip(q, scores))
+    sd = math.sqrt(sum(w * (x - mean) ** 2 for w, x in zip(q, scores)))
+    return sd > 0 and abs((mean - reference) / sd - t) < 1e-7
+
+
+def _normalized_mle(probs: Sequence[float], t: float) -> List[float]:
+    """H's closest distribution in the normalized model: fastchess's iteration (`mle_with_t`); past
+    one step of t (|t| > T_STEP, bounds wider than about 25 normalized Elo), where that iteration
+    can settle on a distribution that is not the most likely one, also the global search
+    (`mle_with_t_profile`), and the more likely of the two."""
+    q = mle_with_t(probs, PAIR_SCORES, t)
+    if abs(t) <= T_STEP:
+        return q
+    other = mle_with_t_profile(probs, PAIR_SCORES, t)
+    if other is None or not _meets_t(other, PAIR_SCORES, t):
+        return q
+    likelihood = lambda r: sum(p * math.log(w) for p, w in zip(probs, r))    # noqa: E731
+    return other if likelihood(other) > likelihood(q) else q
+
+
 def sprt_llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalized") -> float:
     """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) from pentanomial counts."""
     if not sum(counts):
@@ -304,8 +408,7 @@ def sprt_llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "norm
     total = sum(regularized)
     probs = [c / total for c in regularized]
     if model == "normalized":
-        q0 = mle_with_t(probs, PAIR_SCORES, math.sqrt(2) * elo0 / NELO_SCALE)
-        q1 = mle_with_t(probs, PAIR_SCORES, math.sqrt(2) * elo1 / NELO_SCALE)
+        q0, q1 = (_normalized_mle(probs, math.sqrt(2) * elo / NELO_SCALE) for elo in (elo0, elo1))
     elif model == "logistic":
         q0 = mle_with_mean(probs, PAIR_SCORES, 1 / (1 + 10 ** (-elo0 / 400)))
         q1 = mle_with_mean(probs, PAIR_SCORES, 1 / (1 + 10 ** (-elo1 / 400)))

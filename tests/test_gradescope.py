@@ -127,6 +127,12 @@ def test_a_missing_output_folder_is_one_line(tmp_path, capsys):
                                       f"{tmp_path / 'no'} does not exist")
 
 
+def test_a_folder_that_takes_no_file_is_one_line_naming_the_zip(capsys):
+    # /proc exists but takes no new file (even for root): the temporary zip cannot be made there,
+    # and the error names the zip asked for, not the temporary one
+    code, out, err = run_cli(["gradescope", "--out", "/proc/autograder.zip"], capsys)
+    assert (code, out, err.strip()) == (2, "", "error: cannot write /proc/autograder.zip: No such file or directory")
+
 # ----------------------------------------------------------------------------- run_autograder
 
 

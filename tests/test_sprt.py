@@ -143,6 +143,34 @@ def test_llr_equals_a_brute_force_maximum_likelihood_search(counts, elo0, elo1, 
     assert stats.sprt_llr(counts, elo0, elo1, model) == pytest.approx(recorded, abs=1e-6)
 
 
+# (counts, elo0, elo1, the LLR, its tolerance): wide normalized bounds where the fixed-point iteration
+# (fastchess's, continued in steps of t) settles on a distribution that is not the most likely one.
+# The LLRs come from a third method, run outside the suite (numpy): the profile likelihood over the
+# mean m on a grid of 4001 means refined by golden section, each m's distribution (mean m, sd
+# (m - 1/2) / t) from the convex dual of its two moment constraints; the pattern search above stops
+# at the same local maximum as the iteration here (-27.265159 for the first).
+GLOBAL_LLRS = [
+    ([20, 0, 10, 10, 0], 0, 200, -26.821592, 1e-6),     # the iteration alone: -27.265159
+    ([2, 20, 20, 50, 2], -300, 0, 84.915034, 1e-6),     # the iteration alone: 86.260983
+    ([3, 10, 40, 12, 5], -1000, 1000, 16.2020, 1e-4),   # the iteration alone: 18.367670
+]
+
+
+@pytest.mark.parametrize("counts, elo0, elo1, recorded, tolerance", GLOBAL_LLRS)
+def test_wide_normalized_bounds_take_the_most_likely_distribution(counts, elo0, elo1, recorded, tolerance):
+    assert stats.sprt_llr(counts, elo0, elo1) == pytest.approx(recorded, abs=tolerance)
+    regularized = [c if c else 1e-3 for c in counts]
+    probs = [c / sum(regularized) for c in regularized]
+    likelihood = lambda q: sum(p * math.log(w) for p, w in zip(probs, q))     # noqa: E731
+    for elo in (elo0, elo1):
+        t = math.sqrt(2) * elo / stats.NELO_SCALE
+        q = stats.mle_with_t_profile(probs, X, t)
+        mean = sum(w * x for w, x in zip(q, X))
+        sd = math.sqrt(sum(w * (x - mean) ** 2 for w, x in zip(q, X)))
+        assert sum(q) == pytest.approx(1, abs=1e-9) and (mean - 0.5) / sd == pytest.approx(t, abs=1e-7)
+        assert likelihood(q) >= likelihood(stats.mle_with_t(probs, X, t)) - 1e-12
+
+
 def test_the_closest_distributions_meet_their_hypotheses():
     probs = [2 / 26, 5 / 26, 10 / 26, 6 / 26, 3 / 26]
     q = stats.mle_with_mean(probs, X, 0.6)

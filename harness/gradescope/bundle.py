@@ -118,9 +118,10 @@ def build_bundle(out: str, settings: Settings, project: str = PROJECT) -> Tuple[
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise BundleError(f"cannot write {out}: the folder {folder} does not exist")
-    handle, temporary = tempfile.mkstemp(prefix=".autograder-", suffix=".zip", dir=folder)
-    os.close(handle)
+    temporary = None
     try:
+        handle, temporary = tempfile.mkstemp(prefix=".autograder-", suffix=".zip", dir=folder)
+        os.close(handle)
         with zipfile.ZipFile(temporary, "w") as bundle:
             bundle.writestr(_entry("setup.sh", True), SETUP_SH)
             bundle.writestr(_entry("run_autograder", True), RUN_AUTOGRADER)
@@ -132,6 +133,6 @@ def build_bundle(out: str, settings: Settings, project: str = PROJECT) -> Tuple[
     except OSError as exc:
         raise BundleError(f"cannot write {out}: {exc.strerror or exc}") from None
     finally:
-        if os.path.exists(temporary):
+        if temporary and os.path.exists(temporary):
             os.remove(temporary)
     return len(files) + 3, os.path.getsize(out)
