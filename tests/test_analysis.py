@@ -4,7 +4,6 @@ and congo on our ab searches), the analysis.jsonl line, resume, every error path
 exit 2, and the review in replay and report.md."""
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from harness.analysis.store import read_analyses
 from harness.variants import find_variant
 from harness.variants.base import Move
 from tests.cli_run import run_cli
+from tests.ctrl_c import ctrl_c
 
 FSF = "/usr/games/fairy-stockfish"
 needs_fsf = pytest.mark.skipif(not os.path.exists(FSF), reason="fairy-stockfish not installed (apt-get install fairy-stockfish)")
@@ -345,14 +345,7 @@ def test_ctrl_c_stops_the_analysis_promptly_and_the_rest_resumes(tmp_path):
     while not analysis.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.2)
-    sent = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)           # a terminal's Ctrl-C: the whole group
-    try:
-        _, err = proc.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail("still running 10 s after Ctrl-C")
-    assert time.monotonic() - sent < 10
+    err = ctrl_c(proc)
     kept = [json.loads(line) for line in analysis.read_text().splitlines()] if analysis.exists() else []
     if proc.returncode != 0:                      # 0: it finished before the signal landed
         assert proc.returncode == 130, err

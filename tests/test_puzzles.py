@@ -2,7 +2,6 @@
 runner on a small set with known answers, and the shipped set's mates proved again."""
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from harness.variants.cs3243 import VARIANT
 from harness.variants.cs3243.fen import from_fen, game_from_fen
 from harness.variants.cs3243.game import course_move
 from cli_run import run_cli
+from ctrl_c import ctrl_c
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -358,14 +358,7 @@ def test_ctrl_c_stops_a_run_promptly_and_resume_plays_the_rest(tmp_path):
     deadline = time.monotonic() + 60
     while not ((out / "results.jsonl").exists() and (out / "results.jsonl").read_text()) and time.monotonic() < deadline:
         time.sleep(0.1)                             # until the first attempt is recorded (each takes 0.5 s)
-    sent = time.monotonic()
-    os.killpg(proc.pid, signal.SIGINT)              # what a terminal's Ctrl-C does: the whole group
-    try:
-        _, err = proc.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail("still running 10 s after Ctrl-C")
-    assert time.monotonic() - sent < 10
+    err = ctrl_c(proc)
     assert proc.returncode == 130 and f"interrupted: the games finished so far are kept in {out}" in err
     kept = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert 0 < len(kept) < 6
