@@ -274,16 +274,86 @@ def _stop_pool(pool) -> None:
     shutdown cannot be interrupted half-way."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        for worker in list(getattr(pool, "_pool", [])):
+        workers = list(getattr(pool, "_pool", []))
+        for worker in workers:
             try:
                 worker.kill()
             except (OSError, AttributeError):
                 pass
-        stopper = threading.Thread(target=pool.terminate, daemon=True)
+        for worker in workers:
+            worker.join(1)
+        _free_task_lock(pool)
+        stopper = threading.Thread(target=_terminate_quietly, args=(pool,), daemon=True)
         stopper.start()
         stopper.join(5)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+class _CtrlC:
+    """While a pool runs: Ctrl-C is remembered as well as raised. Python drops an exception raised
+    where it cannot propagate (in os.fork's after-fork hooks, a __del__): a Ctrl-C landing while
+    the pool forks its workers was lost that way, and the run then waited for ever on workers
+    that had died of the same signal. The wait for results checks the flag (see `_results`)."""
+
+    def __init__(self):
+        self.seen = False
+        self.previous = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+        return False
+
+
+def _results(pool, ctrl_c: _CtrlC, function, items) -> Iterator:
+    """pool.imap_unordered(function, items), waiting in short steps so that a Ctrl-C Python
+    dropped still stops the run."""
+    results = pool.imap_unordered(function, items)
+    while True:
+        if ctrl_c.seen:
+            raise KeyboardInterrupt
+        try:
+            result = results.next(timeout=0.25)
+        except multiprocessing.TimeoutError:
+            continue
+        except StopIteration:
+            return
+        yield result
+
+
+def _terminate_quietly(pool) -> None:
+    """pool.terminate, its errors dropped: its workers are dead already, and the task queue a
+    killed worker left half-read can make its draining fail (EOFError)."""
+    try:
+        pool.terminate()
+    except Exception:
+        pass
+
+
+def _free_task_lock(pool) -> None:
+    """A worker killed while it waited for a task dies holding the lock of the pool's task queue,
+    and pool.terminate would wait for that lock for ever (it takes it to drain the queue): once
+    the workers are dead, a lock still held is theirs, so it is released here."""
+    lock = getattr(getattr(pool, "_inqueue", None), "_rlock", None)
+    if lock is None:
+        return
+    if lock.acquire(False):
+        lock.release()
+    else:
+        try:
+            lock.release()
+        except ValueError:          # released meanwhile
+            pass
 
 
 @contextlib.contextmanager
@@ -292,18 +362,20 @@ def worker_pool(jobs: int, tasks: int):
     pool of `jobs` processes, or here when one process is enough. The pool's workers leave Ctrl-C
     to this process and die with it; when the block raises (Ctrl-C included) the pool is stopped
     at once, else it is closed and joined."""
-    pool = None
-    if jobs > 1 and tasks > 1:
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, tasks), initializer=_pool_init)
-    try:
-        yield (lambda function, items: pool.imap_unordered(function, items)) if pool else map
-        if pool:
+    if not (jobs > 1 and tasks > 1):
+        yield map
+        return
+    with _CtrlC() as ctrl_c:
+        pool = None
+        try:
+            pool = multiprocessing.get_context("fork").Pool(min(jobs, tasks), initializer=_pool_init)
+            yield lambda function, items: _results(pool, ctrl_c, function, items)
             pool.close()
             pool.join()
-    except BaseException:
-        if pool:
-            _stop_pool(pool)
-        raise
+        except BaseException:
+            if pool is not None:
+                _stop_pool(pool)
+            raise
 
 
 def play_tasks(tasks: List[dict], jobs: int, executor=None) -> Iterator[tuple]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.results import RESULTS_FILE, ResultsError, read_records
-from harness.series import SeriesPlan, game_task, run_game, run_plans
+from harness.series import SeriesPlan, game_task, run_game, run_plans, worker_pool
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -237,3 +237,24 @@ def test_a_resume_with_an_edited_agent_file_is_refused(tmp_path, capsys):
     assert run_cli(argv + ["--force"], capsys)[0] == 0        # --force: the file as it is now
     settings = json.loads((out / "series.json").read_text())
     assert settings["files"] == {str(agent): __import__("hashlib").sha256(agent.read_bytes()).hexdigest()}
+
+
+def _sleep(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def test_a_ctrl_c_python_dropped_still_stops_the_pool_at_once():
+    """A Ctrl-C landing while the pool forks its workers is raised inside os.fork's after-fork
+    hook, where Python prints it and drops it; the workers die of the same signal. The run must
+    stop anyway, not wait for ever on them."""
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        with worker_pool(2, 2) as run:
+            try:
+                signal.getsignal(signal.SIGINT)(signal.SIGINT, None)     # Ctrl-C, raised then dropped
+            except KeyboardInterrupt:
+                pass
+            list(run(_sleep, [30, 30]))
+    assert time.monotonic() - started < 5
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
