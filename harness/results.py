@@ -130,9 +130,18 @@ def read_settings(directory: str) -> Optional[dict]:
 
 
 def write_json(path: str, data: Any) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2)
-        handle.write("\n")
+    """`data` as JSON in `path`, whole or not at all: written beside it, then renamed over it, so
+    a run stopped mid-write (Ctrl-C, a kill) leaves the file as it was, not empty."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2)
+            handle.write("\n")
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
 
 
 def differences(old: dict, new: dict) -> List[str]:
@@ -261,7 +270,12 @@ def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[
             if os.path.exists(os.path.join(out, name)):
                 os.remove(os.path.join(out, name))
     records, damaged = read_records_noting_damage(path)
-    old = read_settings(out)
+    try:
+        old = read_settings(out)
+    except ResultsError:
+        if records:
+            raise
+        old = None                  # damaged, and no game recorded with it: written afresh below
     if records and not resume:
         raise ResultsError(f"{path} already holds {len(records)} {unit}; add --resume to continue "
                            f"that {what}, --force to start it over, or choose another --out")

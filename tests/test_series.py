@@ -258,3 +258,39 @@ def test_a_ctrl_c_python_dropped_still_stops_the_pool_at_once():
             list(run(_sleep, [30, 30]))
     assert time.monotonic() - started < 5
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_json_file_stopped_mid_write_keeps_what_it_held(tmp_path, monkeypatch):
+    """Ctrl-C landing while series.json was rewritten used to leave it empty, and the folder
+    could no longer be resumed ('series.json is damaged')."""
+    import harness.results as results
+    path = tmp_path / "series.json"
+    results.write_json(str(path), {"games": 6})
+
+    def interrupted(data, handle, **kwargs):
+        handle.write('{"games": ')
+        raise KeyboardInterrupt
+    monkeypatch.setattr(results.json, "dump", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        results.write_json(str(path), {"games": 8})
+    assert json.loads(path.read_text()) == {"games": 6}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["series.json"]
+
+
+def test_a_damaged_settings_file_with_no_game_recorded_is_written_afresh(tmp_path):
+    out = tmp_path / "s"
+    out.mkdir()
+    (out / "series.json").write_text("")
+    (out / RESULTS_FILE).write_text("")
+    result = subprocess.run([sys.executable, "-m", "harness", "series", "--white", "greedy", "--black", "random",
+                             "--games", "2", "--out", str(out), "--quiet", "--resume"], cwd=REPO, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    assert json.loads((out / "series.json").read_text())["games"] == 2
+    assert len(lines(out)) == 2
+    (out / "series.json").write_text("{")                # with games recorded, a damaged file is refused
+    result = subprocess.run([sys.executable, "-m", "harness", "series", "--white", "greedy", "--black", "random",
+                             "--games", "2", "--out", str(out), "--quiet", "--resume"], cwd=REPO, capture_output=True,
+                            text=True)
+    assert (result.returncode, result.stderr) == (2, f"error: {out / 'series.json'} is damaged; remove it or use "
+                                                     f"another --out\n")
