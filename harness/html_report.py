@@ -457,7 +457,7 @@ def write_tournament_html(out: str, report: Dict[str, Any], games: Sequence[Tupl
                           variant=None) -> str:
     """Write OUT/report.html for a tournament; return its path."""
     path = os.path.join(out, REPORT_HTML)
-    analyses = {results: read_analyses(results) for _, results, _ in games}
+    analyses = {results: read_analyses(results) for results in {results for _, results, _ in games}}
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(render_tournament_html(report, games, variant, analyses))
     return path

@@ -105,7 +105,7 @@ def drop_damaged_lines(path: str, games: Iterable[int] = ()) -> None:
     games = set(games)
     with open(path, "rb") as handle:
         kept = [raw for raw in handle.read().split(b"\n")
-                if raw.strip() and _parse(raw) is not None and _parse(raw)["game"] not in games]
+                if raw.strip() and (record := _parse(raw)) is not None and record["game"] not in games]
     temporary = path + ".tmp"
     with open(temporary, "wb") as handle:
         handle.write(b"".join(raw + b"\n" for raw in kept))

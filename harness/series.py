@@ -241,8 +241,12 @@ class Progress:
     """A tqdm bar on a terminal; elsewhere (CI logs, `| tee`) a plain line every few seconds and
     at the end; or nothing. `tally` is shown beside the count (anything with a str())."""
 
-    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally, unit: str = "game"):
-        if mode is None:
+    def __init__(self, mode, total: int, initial: int, label: str, tally, unit: str = "game"):
+        """mode: one of PROGRESS_MODES; 'auto', None or True: a bar on a terminal, else plain
+        lines; False: 'none'."""
+        if mode is False:
+            mode = "none"
+        elif mode is None or mode is True or mode == "auto":
             mode = "bar" if sys.stderr.isatty() else "plain"
         self.mode, self.total, self.done, self.label, self.tally, self.unit = mode, total, initial, label, tally, unit
         self.started = self.last = time.monotonic()
@@ -424,10 +428,6 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
     the games still being played are stopped (nothing of them is written), no other starts, and
     the games recorded so far are returned (a sequential test that has decided). status(): a short
     text the progress display shows after the W/D/L counts."""
-    if progress is True or progress == "auto":
-        progress = None
-    elif progress is False:
-        progress = "none"
     jobs = jobs or os.cpu_count() or 1
     with contextlib.ExitStack() as held:
         if hold:

@@ -2,6 +2,7 @@
 runner on a small set with known answers, and the shipped set's mates proved again."""
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -368,3 +369,12 @@ def test_ctrl_c_stops_a_run_promptly_and_resume_plays_the_rest(tmp_path):
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert sorted(r["game"] for r in records) == list(range(6))
     assert all(r["reason"] == "illegal_move" for r in records)
+
+
+def test_the_default_progress_is_plain_lines_off_a_terminal(tmp_path, capsys):
+    """Without --progress a run shows its progress as every other run does (a bar on a terminal,
+    plain lines in a log); 'auto' used to show nothing at all."""
+    code, _, err = run_cli(["puzzles", "greedy", "--set", SMALL, "--out", str(tmp_path / "out"), "--jobs", "1"],
+                           capsys)
+    assert code == 0, err
+    assert re.search(r"^greedy puzzles: 6/6 puzzles, ", err, re.M), err

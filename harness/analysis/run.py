@@ -95,10 +95,6 @@ def analyse_games(games: List[Game], spec: Optional[str] = None, nodes: Optional
                   ) -> Dict[str, Dict[int, dict]]:
     """Review these games (each with its results file); return {results file: {game: entry}} for
     them, the entries kept from earlier runs included."""
-    if progress is True or progress == "auto":
-        progress = None
-    elif progress is False:
-        progress = "none"
     close_analysers()
     named = labels(games, spec, nodes)
     with contextlib.ExitStack() as held:      # one run at a time per folder: another would rewrite the file under it

@@ -8,8 +8,6 @@ from typing import Any, Dict, List, Optional
 from ..html_report import REPORT_HTML, _figure, _svg, _template, _viewer_context, game_data, variant_of
 from .pairs import text_lines
 
-MODEL_UNITS = {"normalized": "nelo", "logistic": "elo"}
-
 
 def _value(step: dict, key: str) -> float:
     value = step.get(key)

@@ -1,10 +1,10 @@
 """What the tester says: the summary and the first differences as text, every difference and
 failure as JSON, and a JUnit XML file (one test case per case) for a student's CI."""
-import json
 import re
 import xml.etree.ElementTree as ET
 from typing import List, NamedTuple, Sequence
 
+from .. import results
 from .cases import Case
 from .check import Difference, Failure, fen_squares
 
@@ -88,9 +88,7 @@ def to_json(verdict: Verdict) -> dict:
 
 
 def write_json(verdict: Verdict, path: str) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(to_json(verdict), handle, indent=1)
-        handle.write("\n")
+    results.write_json(path, to_json(verdict))
 
 
 def junit(verdict: Verdict) -> ET.ElementTree:

@@ -15,8 +15,8 @@ setup.sh made, ``ROOT/source/venv/bin/python``).
 from dataclasses import asdict, dataclass, fields
 from typing import Dict, Optional, Tuple
 
+from .. import players
 from ..box import BoxSettings
-from ..sandbox import DEFAULT_MOVE_TIMEOUT
 
 ROOT_ENV = "MINICHESS_AUTOGRADER_ROOT"
 PYTHON_ENV = "MINICHESS_AUTOGRADER_PYTHON"
@@ -80,7 +80,7 @@ class Settings:
         its opponents, games, colour, game clock and move limit."""
         defaults = {"games": variant.report_games, "opponents": tuple(variant.report_opponents),
                     "colour": variant.report_colour, "game_time": variant.game_seconds,
-                    "move_timeout": variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT}
+                    "move_timeout": players.move_timeout_for(variant)}
         values = {key: value for key, value in given.items() if value is not None}
         if "opponents" in values:
             values["opponents"] = tuple(values["opponents"])

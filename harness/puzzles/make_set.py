@@ -202,7 +202,6 @@ def mate_puzzle(search: MateSearch, state: Position, distance: int) -> Optional[
     line = [solutions[0]]
     if distance == 2:
         after = VARIANT.apply(state, solutions[0])
-        reply = VARIANT.legal_moves(after)[0]
         replies = VARIANT.legal_moves(after)
         reply = next((r for r in replies if not king_en_prise(VARIANT.apply(after, r))), replies[0])
         line += [reply, search.winning_move(VARIANT.apply(after, reply), 1)]
