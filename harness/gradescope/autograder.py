@@ -29,7 +29,6 @@ import os
 import re
 import shutil
 import signal
-import statistics
 import sys
 import time
 import traceback
@@ -224,9 +223,9 @@ def leaderboard(games: List[Tuple[dict, str, str]]) -> List[dict]:
     records, colours = [g[0] for g in games], [g[1] for g in games]
     s = side_summary(records, colours)
     board = [{"name": "Score %", "value": round(100 * stats.score(s["wins"], s["draws"], s["losses"]), 1)}]
-    seconds = [t for r, c in zip(records, colours) for t in r["think"][c]["seconds"]]
-    if seconds:
-        board.append({"name": "Median s/move", "value": round(statistics.median(seconds), 4), "order": "asc"})
+    median = s["move_seconds"]["median"]
+    if median is not None:
+        board.append({"name": "Median s/move", "value": round(median, 4), "order": "asc"})
     return board
 
 
