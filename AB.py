@@ -41,8 +41,11 @@ Design
   pieces close).
 * Budget: there is no clock (the time module is not allowed), so the search
   is bounded by a node count, NODE_BUDGET (derived from it: a per-game
-  allowance GAME_CAP, after which moves get less).  A small opening book
-  (found offline by this engine) answers the first move.
+  allowance GAME_CAP, after which moves get less).  A game that stays level
+  for LEVEL_AFTER searched moves is against a strong opponent (the course's
+  fall behind within a few moves): from then on every move gets STRONG_MULT
+  times the nodes, the extra from its own per-game allowance EXTRA_CAP.  A
+  small opening book (found offline by this engine) answers the first move.
 * Module-level state follows the game between calls (positions seen, so
   repetitions count as draws in the search; the estimated number of plies
   since the last capture; nodes used), but the agent works without it.
@@ -67,6 +70,10 @@ LEVEL_LEAD = 0
 LEVEL_AFTER = 6
 STRONG_MULT = 3
 EXTRA_CAP = 100 * NODE_BUDGET
+# against a strong opponent a draw is worth having and trades are welcome:
+# CONTEMPT and KEEP give way to these
+STRONG_CONTEMPT = 0
+STRONG_KEEP = 0
 # ---------------------------------------------------------------------------
 
 MATE = 100000
@@ -729,6 +736,13 @@ class Engine(object):
         self.kat = [0] * 19
         # a draw's value for the side to move (index 1 White, -1 Black)
         self.draw = [0, -CONTEMPT, CONTEMPT]
+        # what pieces on the board are worth to the agent (see KEEP)
+        self.keep = KEEP
+
+    def set_opponent(self, strong):
+        """The draw's value and KEEP for a strong opponent or the course's."""
+        contempt, self.keep = (STRONG_CONTEMPT, STRONG_KEEP) if strong else (CONTEMPT, KEEP)
+        self.draw = [0, -contempt, contempt]
 
     # -- evaluation -------------------------------------------------------
     def evaluate(self, s, ev, hm=0):
@@ -740,7 +754,7 @@ class Engine(object):
             w = hunter(sc, mat)
         if w:
             sc += w * self.mopup(w, mat[-w], mat[w])
-        sc += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
+        sc += (mat[1] + mat[2]) * self.keep // TOTAL_NPM
         return sc if s > 0 else -sc
 
     def mopup(self, w, weakmat, strongmat):
@@ -876,7 +890,7 @@ class Engine(object):
         if e > 150 or e < -150:
             e = scaled_lead(e, mat, hm)
             w = hunter(e, mat)
-        e += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
+        e += (mat[1] + mat[2]) * self.keep // TOTAL_NPM
         stand = e if s > 0 else -e
         if w == s:
             if stand >= beta:
@@ -1464,6 +1478,7 @@ def _choose(gameboard):
         # a strong opponent: more nodes, the extra from EXTRA_CAP
         budget = min(budget * STRONG_MULT, budget + EXTRA_CAP - extra)
         hard = hard * budget // base
+    ENGINE.set_opponent(level >= LEVEL_AFTER)
     spent = 0
     m = BOOK.get(board_key(b))
     if m is not None and m in all_moves(b, 1):

@@ -626,10 +626,12 @@ def test_a_pawn_on_the_far_row_counts_as_a_blocker_not_a_pawn():
         assert evaluate(black_far) - evaluate(black_before) >= 80
 
 
-def static_value(module, text):
-    """AB.py's static evaluation (White's view, no 50-ply counter) of a crafted position."""
+def static_value(module, text, strong=False):
+    """AB.py's static evaluation (White's view, no 50-ply counter) of a crafted position;
+    strong: as against a strong opponent (Engine.set_opponent)."""
     board = module.dict_to_flat(gb(text))
     engine = module.Engine()
+    engine.set_opponent(strong)
     engine.b = board
     engine.mat = [0, module.material(board, 1), module.material(board, -1)]
     return engine.evaluate(1, module.full_eval(board), 0)
@@ -661,6 +663,18 @@ def test_pieces_on_the_board_are_worth_keep_to_the_agent():
     assert static_value(module, queens) == module.KEEP * 1800 // module.TOTAL_NPM
     start = module.dict_to_flat(start_gameboard())
     assert module.material(start, 1) + module.material(start, -1) == module.TOTAL_NPM
+
+
+def test_against_a_strong_opponent_pieces_are_worth_strong_keep_and_a_draw_strong_contempt():
+    # a draw is worth having against a stronger opponent, and trades bring it closer
+    module = load_ab()
+    queens = "Ka0 Pb2 ka6 pb4 Qd1 qd5"
+    assert module.STRONG_KEEP < module.KEEP and module.STRONG_CONTEMPT < module.CONTEMPT
+    assert static_value(module, queens, strong=True) == module.STRONG_KEEP * 1800 // module.TOTAL_NPM
+    board = module.dict_to_flat(gb("Kd0 Ra0 kd4"))
+    engine = module.Engine()
+    engine.set_opponent(True)
+    assert engine.think(board, 49, 2000, [])[1] == -module.STRONG_CONTEMPT
 
 
 def test_a_fifty_ply_draw_scores_below_zero_for_the_agent():
@@ -762,6 +776,8 @@ def test_a_level_game_gets_strong_mult_times_the_nodes_from_its_own_allowance():
     assert budgets[after:] == [base * mult] * (len(budgets) - after)
     assert module.GAME["extra"] == (len(budgets) - after) * (mult - 1) * base
     assert module.GAME["nodes"] == len(budgets) * base
+    assert module.ENGINE.keep == module.STRONG_KEEP
+    assert module.ENGINE.draw == [0, -module.STRONG_CONTEMPT, module.STRONG_CONTEMPT]
 
 
 def test_a_clear_lead_or_a_broken_streak_keeps_the_plain_budget():
@@ -769,6 +785,7 @@ def test_a_clear_lead_or_a_broken_streak_keeps_the_plain_budget():
     assert len(budgets) > module.LEVEL_AFTER + 3
     assert set(budgets) == {module.NODE_BUDGET}
     assert module.GAME["extra"] == 0 and module.GAME["level"] == 0
+    assert module.ENGINE.keep == module.KEEP and module.ENGINE.draw == [0, -module.CONTEMPT, module.CONTEMPT]
     # level for LEVEL_AFTER - 1 moves, then one move ahead, then level again: the streak
     # starts over, and the boost comes LEVEL_AFTER moves after the lead
     after = module.LEVEL_AFTER
