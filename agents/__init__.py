@@ -26,6 +26,13 @@ BUILTIN: Dict[str, Dict[str, str]] = {
 
 UCI_PREFIX = "uci:"
 
+# The game review's analysers on our own searches (harness/analysis/analyser.py's interface), by
+# variant; cs3243's is Fairy-Stockfish (harness/analysis/uci.py).
+ANALYSERS: Dict[str, str] = {
+    "nthu": "agents.nthu.analyser:SearchAnalyser",
+    "congo": "agents.congo.analyser:SearchAnalyser",
+}
+
 
 def builtin_names(variant: str = "cs3243") -> List[str]:
     return list(BUILTIN.get(variant, {}))
@@ -38,6 +45,15 @@ def make_builtin(name: str, variant: str = "cs3243") -> Agent:
         raise AgentError(f"unknown agent '{name}' for {variant}: use one of {', '.join(table) or 'none'}")
     module_name, class_name = table[name].split(":")
     return getattr(importlib.import_module(module_name), class_name)()
+
+
+def make_analyser(variant: str, nodes=None):
+    """The analyser on our own search for `variant` (its default node count when `nodes` is None);
+    AgentError when the variant has none."""
+    if variant not in ANALYSERS:
+        raise AgentError(f"{variant} has no analyser on our own search")
+    module_name, class_name = ANALYSERS[variant].split(":")
+    return getattr(importlib.import_module(module_name), class_name)(nodes)
 
 
 def make_uci(spec: str) -> Agent:

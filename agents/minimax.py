@@ -22,7 +22,7 @@ from typing import List, Sequence, Tuple
 from harness.variants.cs3243.game import board_from_gameboard, course_move
 from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR, Move, Rules
 
-from harness.agent import Agent
+from harness.agent import Agent, search_score
 from .tactics import VALUE, NoMove
 
 WIN = 10_000_000      # above any material balance
@@ -157,10 +157,15 @@ class MinimaxAgent(Agent):
         self.depth = depth
         self.rules = rules
         self.searcher = Searcher(rules)
+        self.value = None
 
     def choose_move(self, gameboard, colour, rng):
         board = board_from_gameboard(gameboard, self.rules)
-        _, best = self.searcher.root(board, SIDE_OF_COLOUR[colour], self.depth)
+        self.value, best = self.searcher.root(board, SIDE_OF_COLOUR[colour], self.depth)
         if not best:
             raise NoMove(f"{colour} has no move")
         return course_move(self.rules, rng.choice(best))
+
+    def move_score(self):
+        """The search's exact value of its move (a King capture N plies away counts as a mate)."""
+        return None if self.value is None else search_score(self.value, WIN, WIN - 1000)

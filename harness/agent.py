@@ -6,7 +6,7 @@ generator seeded per game, so games replay exactly. Hooks with defaults (model: 
 mean the referee never asks whether an agent has them.
 """
 import random
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
 
 class Agent:
@@ -34,12 +34,27 @@ class Agent:
         depth, as NTHU's players do), or None when it reports none."""
         return None
 
+    def move_score(self) -> Optional[Dict[str, int]]:
+        """What its search made of its last move, from its own side: ``{"cp": N}`` (centipawns,
+        a pawn = 100) or ``{"mate": N}`` (it wins in N moves; negative: it loses), or None when
+        it gives no score. The probe (`serve`, `play`'s hint) shows it; games ignore it."""
+        return None
+
     def printed_output(self) -> Optional[str]:
         """What the agent printed during the game (kept for the record), or None."""
         return None
 
     def close(self) -> None:
         """Called once when the game is over (a process-backed agent stops its process)."""
+
+
+def search_score(value: int, mate: int, bound: int) -> Dict[str, int]:
+    """A search's value as `Agent.move_score` gives it: a value beyond +-`bound` is a won (lost)
+    game `mate - |value|` plies away, said in moves; any other value is centipawns."""
+    if abs(value) > bound:
+        moves = (mate - abs(value) + 1) // 2
+        return {"mate": moves if value > 0 else -moves}
+    return {"cp": value}
 
 
 class AgentError(Exception):

@@ -15,3 +15,19 @@ def whole_number(least: Optional[int] = None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"'{text}' must be at least {least}")
         return value
     return convert
+
+
+def positive_number(unit: str) -> Callable[[str], float]:
+    """A float converter for a positive, finite number of `unit` ("seconds", "points")."""
+    def convert(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number of {unit}") from None
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"'{text}' must be a positive number of {unit}")
+        return value
+    return convert
+
+
+positive_seconds = positive_number("seconds")

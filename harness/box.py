@@ -10,6 +10,8 @@ that worker inside bubblewrap (`bwrap`):
 - /tmp is a private, small tmpfs, the only place it can write; /dev and /proc are the box's own;
 - no network (a network namespace with nothing in it: every connect fails), a new PID, IPC and
   UTS namespace, a new session, and the box dies with the harness;
+- a clean environment (`harness.untrusted_env`): PATH, LANG, HOME and TMPDIR (/tmp) and the
+  box's settings (``MINICHESS_BOX``), nothing of the grader's (no token reaches the file);
 - resource limits, set by the worker before it imports the file: address space (``memory_mb``),
   CPU seconds, file size, and, run as root, a private user id with a process limit (a fork
   bomb gets "Resource temporarily unavailable").
@@ -25,10 +27,14 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import asdict, dataclass
 from typing import Dict, List, Optional, Tuple
 
+from .untrusted_env import untrusted_env
+
 ENV = "MINICHESS_BOX"          # the worker reads its limits from this environment variable
+BOX_TMP = "/tmp"               # the box's private tmpfs: the worker's HOME and TMPDIR
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 TMP_BYTES = 64 << 20           # the private /tmp's size
 UID_RANGE = (200000, 1200000)  # a box's user id is drawn from here (run as root only)
@@ -122,18 +128,19 @@ def _real_python() -> Tuple[str, List[str]]:
 
 def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[str], Dict[str, str]]:
     """(argv, env) that run the worker command `argv` (``python -S -u sandbox_worker.py ...``)
-    boxed for the file `student`. Without a working bwrap, the same command with the limits."""
+    boxed for the file `student`. Without a working bwrap, the same command with the limits.
+    env is the worker's whole environment (harness.untrusted_env): nothing of the grader's."""
     path, _ = bwrap()
-    env = dict(os.environ)
-    env[ENV] = json.dumps(limits(settings, boxed=path is not None))
+    box_env = {ENV: json.dumps(limits(settings, boxed=path is not None))}
     if path is None:
-        return argv, env
+        return argv, untrusted_env(tempfile.gettempdir(), box_env)
+    env = untrusted_env(BOX_TMP, box_env)
     student = os.path.abspath(student)
     executable, python_dirs = _real_python()
     seen = os.path.dirname(student) if settings.share == "folder" else student
     args = [path, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
-            "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc"]
+            "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", BOX_TMP, "--dev", "/dev", "--proc", "/proc"]
     for name in SYSTEM_DIRS:
         if os.path.islink(name):
             args += ["--symlink", os.readlink(name), name]
@@ -153,6 +160,5 @@ def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[
                     args += ["--dir", parent]
                 made.add(parent)
         args += ["--ro-bind", bind, bind]
-    args += ["--setenv", "TMPDIR", "/tmp", "--setenv", "HOME", "/tmp",
-             "--chdir", os.path.dirname(student), "--"]
+    args += ["--chdir", os.path.dirname(student), "--"]
     return args + [executable] + argv[1:], env

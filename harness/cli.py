@@ -10,6 +10,7 @@ from typing import List, Optional
 
 from . import cluster
 from .agent import AgentError
+from .analysis.analyser import AnalysisError
 from .commands import COMMANDS
 from .commands.common import RESUME_HINT, Parser, UsageError
 from .results import ResultsError
@@ -17,7 +18,8 @@ from .series import SeriesError
 from .variants.cs3243.config import ConfigError
 
 PROG = "python -m harness"
-ONE_LINE_ERRORS = (ConfigError, UsageError, AgentError, ResultsError, SeriesError, cluster.ClusterError)
+ONE_LINE_ERRORS = (ConfigError, UsageError, AgentError, ResultsError, SeriesError, cluster.ClusterError,
+                   AnalysisError)
 
 
 def build_parser(prog: str = PROG) -> Parser:

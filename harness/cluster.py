@@ -11,12 +11,57 @@ The workers run the project's own code: start them from the project's root in it
 (``dask worker tcp://HOST:8786`` after ``dask scheduler``); see docs/grading.md.
 """
 import contextlib
+import re
 import uuid
 from typing import Callable, Iterator, List, Optional, Tuple
 
 
 class ClusterError(Exception):
     """The scheduler cannot be reached or used; one line of text."""
+
+
+ADDRESS = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+)"
+                     r":(?P<port>[0-9]+)")
+PROBE_SECONDS = 3.0        # how long a scheduler has to answer before --cluster gives up
+
+
+def check_address(address: str) -> str:
+    """The address as Dask takes it (tcp://HOST:PORT); ClusterError for anything else."""
+    match = ADDRESS.fullmatch(address.strip())
+    if not match:
+        raise ClusterError(f"--cluster '{address}' is not a scheduler address: expected tcp://HOST:PORT "
+                           f"(e.g. tcp://127.0.0.1:8786)")
+    if (match["scheme"] or "tcp").lower() != "tcp":
+        raise ClusterError(f"--cluster '{address}': only tcp:// scheduler addresses are supported")
+    if not 0 < int(match["port"]) < 65536:
+        raise ClusterError(f"--cluster '{address}': port {match['port']} is not between 1 and 65535")
+    return f"tcp://{match['host']}:{int(match['port'])}"
+
+
+def probe(address: str, seconds: float = PROBE_SECONDS) -> None:
+    """Ask the scheduler who it is, giving up after `seconds`: a wrong host or port, or a program
+    there that is not a Dask scheduler, is a ClusterError within that time. (A Client itself can
+    wait for ever on a port that accepts and never answers, and its clean-up then hangs.)"""
+    import asyncio
+    from distributed.core import rpc
+
+    async def ask() -> dict:
+        scheduler = rpc(address, timeout=seconds)
+        try:
+            return await scheduler.identity()
+        finally:
+            await scheduler.close_rpc()
+    try:
+        identity = asyncio.run(asyncio.wait_for(ask(), seconds))
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: no answer within {seconds:g} s") from None
+    except OSError as exc:
+        why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {why}") from None
+    except Exception:
+        identity = None
+    if not isinstance(identity, dict) or identity.get("type") != "Scheduler":
+        raise ClusterError(f"what answers at {address} is not a Dask scheduler")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -42,8 +87,9 @@ class DaskRunner:
             raise ClusterError("--cluster needs the dask and distributed packages (pip install -r "
                                "requirements.txt)") from None
         self.address = address
+        probe(check_address(address), min(timeout, PROBE_SECONDS))
         try:
-            self.client = Client(address, timeout=timeout, set_as_default=False)
+            self.client = Client(check_address(address), timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         self.futures: List = []

@@ -27,9 +27,9 @@ from typing import Callable, Dict, List, Optional, Sequence
 from . import box as boxing
 from .check import check_summary
 from .html_report import write_report_html
-from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, file_sha256,
+from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name,
                      opponent_entry, plan_report, project_version, write_report)
-from .results import ResultsError, write_json
+from .results import ResultsError, changed_files, check_free, file_sha256, hold_folder, read_settings, write_json
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .series import run_plans
 
@@ -214,92 +214,88 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
     if out_abs == class_abs or out_abs.startswith(class_abs + os.sep):
         raise GradeError(f"--out {out} is inside the class folder {class_dir}; choose a folder outside it")
     submissions = find_submissions(class_dir)
+    check_free(out)
     if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (resume or force):
         raise GradeError(f"{out} already holds a gradebook; add --resume to continue that grading, "
                          f"--force to start over, or choose another --out")
-    if force and os.path.isdir(os.path.join(out, STUDENTS)):
-        shutil.rmtree(os.path.join(out, STUDENTS))
-    try:
-        os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
-    except OSError as exc:
-        raise GradeError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
-    if boxing.weaker(box):
-        say(f"note: {boxing.isolation(box)}")
-    limits = {"seed": seed, "move_timeout": move_timeout, "game_time": game_time, "variant": variant}
-    shares = {share: boxing.BoxSettings(**{**box.to_dict(), "share": share}) for share in ("folder", "file")}
-    laid_out, shas = {}, {}
-    for sub in submissions:
-        if sub.path is None:
-            continue
-        student_out = os.path.join(out, STUDENTS, sub.folder)
-        shas[sub.student] = file_sha256(sub.path)
-        kept = os.path.join(student_out, CHECK_FILE)
-        if os.path.exists(kept):
-            with open(kept, encoding="utf-8") as handle:
-                try:
-                    old = json.load(handle).get("sha256")
-                except ValueError:
-                    old = None
-            if old != shas[sub.student]:
+    with hold_folder(out):          # one run at a time in OUT
+        if force and os.path.isdir(os.path.join(out, STUDENTS)):
+            shutil.rmtree(os.path.join(out, STUDENTS))
+        try:
+            os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
+        except OSError as exc:
+            raise GradeError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
+        if boxing.weaker(box):
+            say(f"note: {boxing.isolation(box)}")
+        limits = {"seed": seed, "move_timeout": move_timeout, "game_time": game_time, "variant": variant}
+        shares = {share: boxing.BoxSettings(**{**box.to_dict(), "share": share}) for share in ("folder", "file")}
+        laid_out, shas = {}, {}
+        for sub in submissions:
+            if sub.path is None:
+                continue
+            student_out = os.path.join(out, STUDENTS, sub.folder)
+            shas[sub.student] = file_sha256(sub.path)
+            laid_out[sub.student] = plan_report(sub.path, opponents, ("white",), games, student_out,
+                                                box=shares[sub.share].to_dict(), **limits, **(start or {}))
+            # the series record their files' sha256 (series.py): a changed file's games are played again
+            if any(changed_files(read_settings(plan.out), plan.settings()) for *_, plan in laid_out[sub.student]):
                 say(f"note: {sub.student}'s file changed since the last run: its games are played again")
                 shutil.rmtree(student_out)
-        laid_out[sub.student] = plan_report(sub.path, opponents, ("white",), games, student_out,
-                                            box=shares[sub.share].to_dict(), **limits, **(start or {}))
-        for key, _opponent, _colour, plan in laid_out[sub.student]:
-            plan.label = f"{sub.student} vs {key}"
-    checks = _check_all([s for s in submissions if s.path is not None], out, shas, move_timeout, shares,
-                        resume, jobs, say)
-    owner = {id(plan): student for student, plans in laid_out.items() for *_, plan in plans}
-    left = {student: len(plans) for student, plans in laid_out.items()}
-    finished: List[str] = []
+            for key, _opponent, _colour, plan in laid_out[sub.student]:
+                plan.label = f"{sub.student} vs {key}"
+        checks = _check_all([s for s in submissions if s.path is not None], out, shas, move_timeout, shares,
+                            resume, jobs, say)
+        owner = {id(plan): student for student, plans in laid_out.items() for *_, plan in plans}
+        left = {student: len(plans) for student, plans in laid_out.items()}
+        finished: List[str] = []
 
-    def plan_done(plan, records) -> None:
-        student = owner[id(plan)]
-        left[student] -= 1
-        if not left[student]:
-            finished.append(student)
-            say(f"done: {student} ({len(finished)}/{len(laid_out)} students)")
+        def plan_done(plan, records) -> None:
+            student = owner[id(plan)]
+            left[student] -= 1
+            if not left[student]:
+                finished.append(student)
+                say(f"done: {student} ({len(finished)}/{len(laid_out)} students)")
 
-    plans = [plan for plans in laid_out.values() for *_, plan in plans]
-    kept = [0]
+        plans = [plan for plans in laid_out.values() for *_, plan in plans]
+        kept = [0]
 
-    def note(text: str) -> None:       # one line per series would be hundreds: count them instead
-        counted = re.match(r"resuming .*: (\d+) games kept", text)
-        if counted:
-            kept[0] += int(counted.group(1))
-        else:
-            say(text)
-    all_records = run_plans(plans, jobs=jobs, resume=resume, fresh=force, progress=progress,
-                            on_plan_done=plan_done, executor=executor, say=note) if plans else []
-    if resume:
-        say(f"resumed {out}: {kept[0]} games kept")
-    by_plan = {id(plan): records for plan, records in zip(plans, all_records)}
-    settings = {"games": games, "colour": "white", "opponents": list(opponents), **limits,
-                "box": box.to_dict(), "cluster": getattr(executor, "address", None),
-                "jobs": None if executor else (jobs or os.cpu_count())}
-    rows = []
-    for sub in submissions:
-        report = None
-        if sub.path is not None:
-            entries = {key: opponent_entry(opponent, colour, by_plan[id(plan)], plan.results_path)
-                       for key, opponent, colour, plan in laid_out[sub.student]}
-            report = build_report(sub.path, settings, entries, checks[sub.student])
-            report["student"] = sub.student
-            report["isolation"] = boxing.isolation(shares[sub.share])
-            if boxing.weaker(box):
-                report["notes"].append(report["isolation"])
-            write_report(os.path.join(out, STUDENTS, sub.folder), report)
-            write_report_html(os.path.join(out, STUDENTS, sub.folder), report)
-        rows.append(_row(sub, class_dir, opponents, shas.get(sub.student), checks.get(sub.student), report))
-    gradebook = {
-        "class": os.path.abspath(class_dir),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "version": project_version(),
-        "isolation": boxing.isolation(box),
-        "settings": settings,
-        "students": rows,
-    }
-    write_gradebook(out, gradebook)
+        def note(text: str) -> None:       # one line per series would be hundreds: count them instead
+            counted = re.match(r"resuming .*: (\d+) games kept", text)
+            if counted:
+                kept[0] += int(counted.group(1))
+            else:
+                say(text)
+        all_records = run_plans(plans, jobs=jobs, resume=resume, fresh=force, progress=progress,
+                                on_plan_done=plan_done, executor=executor, say=note, hold=False) if plans else []
+        if resume:
+            say(f"resumed {out}: {kept[0]} games kept")
+        by_plan = {id(plan): records for plan, records in zip(plans, all_records)}
+        settings = {"games": games, "colour": "white", "opponents": list(opponents), **limits,
+                    "box": box.to_dict(), "cluster": getattr(executor, "address", None),
+                    "jobs": None if executor else (jobs or os.cpu_count())}
+        rows = []
+        for sub in submissions:
+            report = None
+            if sub.path is not None:
+                entries = {key: opponent_entry(opponent, colour, by_plan[id(plan)], plan.results_path)
+                           for key, opponent, colour, plan in laid_out[sub.student]}
+                report = build_report(sub.path, settings, entries, checks[sub.student])
+                report["student"] = sub.student
+                report["isolation"] = boxing.isolation(shares[sub.share])
+                if boxing.weaker(box):
+                    report["notes"].append(report["isolation"])
+                write_report(os.path.join(out, STUDENTS, sub.folder), report)
+                write_report_html(os.path.join(out, STUDENTS, sub.folder), report)
+            rows.append(_row(sub, class_dir, opponents, shas.get(sub.student), checks.get(sub.student), report))
+        gradebook = {
+            "class": os.path.abspath(class_dir),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "version": project_version(),
+            "isolation": boxing.isolation(box),
+            "settings": settings,
+            "students": rows,
+        }
+        write_gradebook(out, gradebook)
     return gradebook
 
 

@@ -26,13 +26,15 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import jinja2
 
-from .records import start_state
-from .report import HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line, table_rows
+from .analysis.store import read_analyses
+from .analysis.text import accuracy_text, ply_text, turning_point_text
+from .records import record_states
+from .report import (REPORT_HTML, HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line,
+                     table_rows)
 from .results import RESULTS_FILE, outcome, read_records
 from .stats import wilson
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-REPORT_HTML = "report.html"
 OUTCOME_ORDER = {"loss": 0, "draw": 1, "win": 2}
 COLOURS = {"win": "#3f8f4f", "draw": "#9aa0a6", "loss": "#c2463d"}
 
@@ -54,20 +56,9 @@ def variant_of(name: Optional[str]):
 def positions(record: Dict[str, Any], variant) -> Tuple[List[Grid], str, Optional[str]]:
     """Every position of a recorded game (the start first), the colour that moved first
     ('white' or 'black'), and a note when the record's moves stop making sense (the positions
-    then end at the last one that could be reached). The one place a record meets the rules."""
-    state = start_state(record, variant)
-    first = str(variant.to_move(state)).lower()
-    grids = [variant.grid(state)]
-    for ply, name in enumerate(record.get("moves") or [], 1):
-        try:
-            move = variant.parse_move(name)
-        except (TypeError, ValueError):
-            move = None
-        if move is None or move not in variant.legal_moves(state):
-            return grids, first, f"ply {ply} ({name!r}) cannot be played here: the record is inconsistent"
-        state = variant.apply(state, move)
-        grids.append(variant.grid(state))
-    return grids, first, None
+    then end at the last one that could be reached), by `records.record_states`."""
+    states, _, problem = record_states(record, variant)
+    return [variant.grid(state) for state in states], str(variant.to_move(states[0])).lower(), problem
 
 
 def legend(variant) -> List[Tuple[str, str]]:
@@ -95,9 +86,52 @@ def encode_grid(grid: Grid) -> str:
 # ----------------------------------------------------------------------------- games
 
 
+def move_cells(name: Optional[str], variant) -> Optional[List[int]]:
+    """[from row, from column, to row, to column] in the drawn grid of a move name (a from-square
+    label and a to-square label, as every variant names moves), or None."""
+    if not name:
+        return None
+    columns, rows = variant.square_names()
+
+    def cell(label: str) -> Optional[Tuple[int, int]]:
+        for c, column in enumerate(columns):
+            if label.startswith(column) and label[len(column):] in rows:
+                return rows.index(label[len(column):]), c
+        return None
+    for split in range(2, len(name) - 1):
+        start, end = cell(name[:split]), cell(name[split:])
+        if start is not None and end is not None:
+            return [*start, *end]
+    return None
+
+
+def review_data(entry: Optional[Dict[str, Any]], variant, positions: int) -> Optional[Dict[str, Any]]:
+    """The game review for the viewer (an analysis.jsonl entry), by position (0: the start) for
+    `positions` positions: White's win %, the analyser's best move in it as grid cells, the text
+    of the move that led to it; and by ply the judgement. None without an entry."""
+    if not entry or not entry.get("plies"):
+        return None
+    wins: List[Optional[float]] = [None] * positions
+    best: List[Optional[List[int]]] = [None] * positions
+    texts: List[Optional[str]] = [None] * positions
+    judgements: List[Optional[str]] = [None] * max(positions - 1, 0)
+    for ply in entry["plies"]:
+        k = ply["ply"]
+        if not 0 < k < positions:
+            continue
+        wins[k - 1], wins[k] = ply["win_before"], ply["win_after"]
+        best[k - 1] = move_cells(ply.get("best"), variant)
+        texts[k] = f"ply {k}, {ply['colour'].capitalize()} {ply_text(ply)}"
+        judgements[k - 1] = ply.get("judgement")
+    return {"analyser": entry.get("analyser"), "wins": wins, "best": best, "texts": texts,
+            "judgements": judgements, "summary": "; ".join(
+                [accuracy_text(entry)] + [turning_point_text(entry, side) for side in ("white", "black")])}
+
+
 def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str],
-              results_path: str) -> Dict[str, Any]:
-    """What the viewer needs of one game (the JSON embedded in the page)."""
+              results_path: str, review: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """What the viewer needs of one game (the JSON embedded in the page); `review` its
+    analysis.jsonl entry, if it has one."""
     grids, first, problem = positions(record, variant)
     result, reason = record.get("result"), record.get("reason")
     if result in ("white", "black"):
@@ -122,6 +156,7 @@ def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str]
         "moves": list(record.get("moves") or [])[:len(grids) - 1],
         "positions": [encode_grid(g) for g in grids],
         "command": replay_command(results_path, number),
+        "review": review_data(review, variant, len(grids)),
     }
 
 
@@ -303,21 +338,24 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
                        variant=None, results_paths: Optional[Dict[str, str]] = None, *,
                        title: Optional[str] = None, settings: Optional[str] = None,
                        verdict: bool = True, caption: str = REPORT_CAPTION, side: str = "the agent's",
-                       command: str = "python -m harness report") -> str:
+                       command: str = "python -m harness report",
+                       analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None) -> str:
     """report.html for a report (report.json's structure) and its games as (entry key, record).
 
     `results_paths` gives each key's results file for the replay commands (default
     ``KEY_DIRECTORY/results.jsonl``, relative to the report's directory). The keywords are
     for pages that are not the course report (a series): their title, settings line, whether
     the course verdict is shown, the table's caption, whose games the plots show and the
-    command named in the footer."""
+    command named in the footer. `analyses`: each key's game reviews by game number (harness.analysis)."""
     variant = variant or variant_of(report.get("settings", {}).get("variant"))
+    analyses = analyses or {}
     colour_of = {key: e["colour"] for key, e in report["opponents"].items()}
     paths = {key: os.path.join(directory_name(key), RESULTS_FILE) for key in report["opponents"]}
     paths.update(results_paths or {})
     ordered = ordered_games(games, colour_of)
     data = [game_data(label, record, variant, colour_of.get(label),
-                      paths.get(label, os.path.join(directory_name(label), RESULTS_FILE)))
+                      paths.get(label, os.path.join(directory_name(label), RESULTS_FILE)),
+                      analyses.get(label, {}).get(record.get("game")))
             for label, record in ordered]
     context = {
         "title": title or f"Report: {report['agent']}",
@@ -361,21 +399,23 @@ def series_settings_line(settings: Dict[str, Any], games: int) -> str:
 
 
 def render_series_html(settings: Dict[str, Any], records: List[Dict[str, Any]], variant=None,
-                       results_path: str = RESULTS_FILE) -> str:
-    """The series command's report.html: the same page as a report's, from White's side."""
+                       results_path: str = RESULTS_FILE,
+                       analyses: Optional[Dict[int, Dict[str, Any]]] = None) -> str:
+    """The series command's report.html: the same page as a report's, from White's side
+    (`analyses`: the games' reviews by game number)."""
     report = series_report(settings, records)
     return render_report_html(
         report, [(settings["black"], r) for r in records], variant, {settings["black"]: results_path},
         title=f"Series: {settings['white']} (White) vs {settings['black']} (Black)",
         settings=series_settings_line(settings, len(records)), verdict=False, caption=SERIES_CAPTION, side="White's",
-        command="python -m harness series")
+        command="python -m harness series", analyses={settings["black"]: analyses or {}})
 
 
 def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "RESULTS",
-                     label: str = "") -> str:
-    """A page with the viewer for one game."""
+                     label: str = "", review: Optional[Dict[str, Any]] = None) -> str:
+    """A page with the viewer for one game (`review`: its analysis.jsonl entry, if any)."""
     variant = variant or variant_of(record.get("variant"))
-    data = [game_data(label, record, variant, None, results_path)]
+    data = [game_data(label, record, variant, None, results_path, review)]
     title = (f"Game {record.get('game', '?')}: {record.get('white', '?')} (White) vs "
              f"{record.get('black', '?')} (Black)")
     return _template("game.html.j2").render(title=title, game=data[0], games=data,
@@ -383,9 +423,9 @@ def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "
 
 
 def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, str, Dict[str, Any]]],
-                           variant=None) -> str:
+                           variant=None, analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None) -> str:
     """The tournament's report.html: ratings, crosstable and every game, given as (pair label,
-    results file, record)."""
+    results file, record); `analyses`: the game reviews by results file, then game."""
     variant = variant or variant_of(report.get("settings", {}).get("variant"))
     order = [r["player"] for r in report["ratings"]]
     rows = []
@@ -397,7 +437,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
         rows.append({"player": a, "cells": cells, "total": f"{total:g}/{played}"})
     data = []
     for label, path, record in games:
-        game = game_data(label, record, variant, None, path)
+        game = game_data(label, record, variant, None, path, (analyses or {}).get(path, {}).get(record.get("game")))
         game["result"] = record.get("result")
         data.append(game)
     s = report["settings"]
@@ -406,7 +446,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
                 + f", seeds from {s.get('seed', 0)}.")
     return _template("tournament.html.j2").render(
         title="Tournament", settings=settings, ratings=report["ratings"], order=order, cross_rows=rows,
-        notes=report.get("notes", []), games=data, **_viewer_context(variant, data))
+        pairs=report.get("pairs", []), notes=report.get("notes", []), games=data, **_viewer_context(variant, data))
 
 
 # ----------------------------------------------------------------------------- files
@@ -416,8 +456,9 @@ def write_tournament_html(out: str, report: Dict[str, Any], games: Sequence[Tupl
                           variant=None) -> str:
     """Write OUT/report.html for a tournament; return its path."""
     path = os.path.join(out, REPORT_HTML)
+    analyses = {results: read_analyses(results) for _, results, _ in games}
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(render_tournament_html(report, games, variant))
+        handle.write(render_tournament_html(report, games, variant, analyses))
     return path
 
 
@@ -433,7 +474,8 @@ def report_games(out: str, report: Dict[str, Any]) -> List[Tuple[str, Dict[str, 
 def write_report_html(out: str, report: Dict[str, Any], variant=None) -> str:
     """Write OUT/report.html for a report whose series are in OUT; return its path."""
     paths = {key: os.path.join(out, directory_name(key), RESULTS_FILE) for key in report["opponents"]}
-    page = render_report_html(report, report_games(out, report), variant, paths)
+    page = render_report_html(report, report_games(out, report), variant, paths,
+                              analyses={key: read_analyses(path) for key, path in paths.items()})
     path = os.path.join(out, REPORT_HTML)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(page)
@@ -443,7 +485,8 @@ def write_report_html(out: str, report: Dict[str, Any], variant=None) -> str:
 def write_series_html(out: str, settings: Dict[str, Any], records: List[Dict[str, Any]], variant=None) -> str:
     """Write OUT/report.html for the series in OUT; return its path."""
     path = os.path.join(out, REPORT_HTML)
-    page = render_series_html(settings, records, variant, os.path.join(out, RESULTS_FILE))
+    results = os.path.join(out, RESULTS_FILE)
+    page = render_series_html(settings, records, variant, results, read_analyses(results))
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(page)
     return path

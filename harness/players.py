@@ -7,13 +7,14 @@ AgentError before any game starts. This module and the CLI are the only harness 
 import `agents`.
 """
 import os
-from typing import Optional
+import shutil
+from typing import List, Optional
 
 import agents
 from .agent import Agent, AgentError
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
-from .variants import DEFAULT_VARIANT
+from .variants import DEFAULT_VARIANT, variant_names
 
 UCI_PREFIX = agents.UCI_PREFIX
 NTHU_PREFIX = "nthu:"
@@ -39,6 +40,35 @@ def agent_forms(variant: str = DEFAULT_VARIANT) -> str:
     if variant == "nthu":
         return f"{names} or nthu:PATH (a program speaking the course's file protocol)"
     return names
+
+
+def spec_variants(spec: str) -> List[str]:
+    """The variants whose games `spec` can play, judged by its form: nthu:PATH plays nthu,
+    uci:PATH and a .py file cs3243, a built-in name every variant that has it."""
+    if spec.startswith(NTHU_PREFIX):
+        return ["nthu"]
+    if spec.startswith(UCI_PREFIX) or is_file_spec(spec, "cs3243"):
+        return ["cs3243"]
+    return [name for name in variant_names() if spec in agents.builtin_names(name)]
+
+
+def agent_file(spec: str, variant: str = DEFAULT_VARIANT) -> Optional[str]:
+    """The file an agent runs, whose content decides its games: a student's .py file, a UCI
+    engine's program (found on PATH when named without a folder) or an nthu: program. None for
+    a built-in (ours: the project's version covers it) or an engine that cannot be found."""
+    if is_file_spec(spec, variant):
+        return spec
+    if spec.startswith(NTHU_PREFIX):
+        return spec[len(NTHU_PREFIX):] or None
+    if spec.startswith(UCI_PREFIX):
+        try:
+            engine = agents.make_uci(spec)
+        except AgentError:
+            return None
+        path = engine.path
+        engine.close()
+        return path if os.sep in path else shutil.which(path)
+    return None
 
 
 def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
@@ -78,6 +108,20 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
     if spec in agents.builtin_names(variant):
         return agents.make_builtin(spec, variant)
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
+
+
+def move_timeout_for(variant, given: Optional[float] = None) -> float:
+    """The per-move limit of a .py file or program agent: `given`, else the variant's own default
+    (nthu: the course's 10 s), else the sandbox's 30 s."""
+    if given is not None:
+        return given
+    return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
+
+
+def search_analyser(variant: str, nodes: Optional[int] = None):
+    """The game review's analyser on our own `ab` search for `variant` (nthu, congo; see
+    harness.analysis.analysers); AgentError when the variant has none."""
+    return agents.make_analyser(variant, nodes)
 
 
 def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,

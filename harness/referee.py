@@ -8,6 +8,7 @@ state, only what the protocol gives them; a view that comes back changed is coun
 """
 import random
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 from .agent import Agent, AgentCrash, AgentTimeout
@@ -44,6 +45,47 @@ def fault_of(exc: BaseException, colour: str) -> Fault:
     return Fault(colour, f"{type(exc).__name__}: {exc}", type(exc).__name__)
 
 
+@dataclass
+class Turn:
+    """One agent's turn: the legal move it answered (None when it faulted), the seconds it took,
+    whether it changed the view it was given, and the outcome when it lost by a fault."""
+    move: Optional[Move]
+    seconds: float
+    mutated: bool = False
+    outcome: Optional[Outcome] = None
+
+
+def agent_turn(agent: Agent, game: Game, colour: str, rng: random.Random,
+               game_time: Optional[float] = None, spent: float = 0.0) -> Turn:
+    """Ask `agent` (playing `colour`, to move in `game`) for its move and judge the answer: the
+    one place an agent's answer is timed and scored. `spent`: its thinking so far this game,
+    against `game_time` when given. The game itself is not changed."""
+    protocol = game.variant.protocol
+    if game_time is not None:
+        agent.set_deadline(game_time - spent)
+    view = protocol.view(game.state, colour)
+    started = time.perf_counter()
+    failure = None
+    try:
+        answer = agent.choose_move(view, colour, rng)
+    except (Exception, AgentTimeout) as exc:   # an agent's bug must not stop the referee
+        answer, failure = None, exc
+    elapsed = time.perf_counter() - started
+    mutated = protocol.changed(view, game.state)
+    clock_ran_out = isinstance(failure, AgentTimeout) and failure.game_clock
+    if game_time is not None and (clock_ran_out or spent + elapsed > game_time):
+        return Turn(None, elapsed, mutated, Outcome(Termination.GAME_TIME, OTHER[colour], Fault(
+            colour, f"its thinking over the game passed {game_time:g} s")))
+    if failure is not None:
+        kind = Termination.TIMEOUT if isinstance(failure, AgentTimeout) else Termination.CRASH
+        return Turn(None, elapsed, mutated, Outcome(kind, OTHER[colour], fault_of(failure, colour)))
+    move = protocol.read(game.state, answer)
+    if move is None:
+        return Turn(None, elapsed, mutated, Outcome(Termination.ILLEGAL_MOVE, OTHER[colour],
+                                                    Fault(colour, f"illegal answer {describe(answer)}")))
+    return Turn(move, elapsed, mutated)
+
+
 def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None,
               on_move: Optional[MoveObserver] = None,
               game_time: Optional[float] = None) -> Dict[str, Any]:
@@ -53,7 +95,6 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
     that runs out loses by `game_time` (and no single move may take longer than what is left).
     The caller owns the agents and closes them afterwards."""
     game = game or Game(find_variant(DEFAULT_VARIANT))
-    protocol = game.variant.protocol
     agents = {WHITE: white, BLACK: black}
     for colour, agent in agents.items():
         agent.start_game(colour, seed)
@@ -62,37 +103,22 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
     mutated = {colour: 0 for colour in agents}
     while not game.adjudicate():
         colour = game.to_move
-        agent = agents[colour]
-        if game_time is not None:
-            agent.set_deadline(game_time - sum(seconds[colour]))
-        view = protocol.view(game.state, colour)
-        started = time.perf_counter()
-        failure = None
-        try:
-            answer = agent.choose_move(view, colour, rngs[colour])
-        except (Exception, AgentTimeout) as exc:   # an agent's bug must not stop the referee
-            answer, failure = None, exc
-        elapsed = time.perf_counter() - started
-        seconds[colour].append(elapsed)
-        if protocol.changed(view, game.state):
-            mutated[colour] += 1
-        clock_ran_out = isinstance(failure, AgentTimeout) and failure.game_clock
-        if game_time is not None and (clock_ran_out or sum(seconds[colour]) > game_time):
-            game.finish(Outcome(Termination.GAME_TIME, OTHER[colour], Fault(
-                colour, f"its thinking over the game passed {game_time:g} s")))
+        turn = agent_turn(agents[colour], game, colour, rngs[colour], game_time, sum(seconds[colour]))
+        seconds[colour].append(turn.seconds)
+        mutated[colour] += turn.mutated
+        if turn.outcome is not None:
+            game.finish(turn.outcome)
             break
-        if failure is not None:
-            kind = Termination.TIMEOUT if isinstance(failure, AgentTimeout) else Termination.CRASH
-            game.finish(Outcome(kind, OTHER[colour], fault_of(failure, colour)))
-            break
-        move = protocol.read(game.state, answer)
-        if move is None:
-            game.finish(Outcome(Termination.ILLEGAL_MOVE, OTHER[colour],
-                                Fault(colour, f"illegal answer {describe(answer)}")))
-            break
-        game.play(move)
+        game.play(turn.move)
         if on_move is not None:
-            on_move(game, colour, move, elapsed)
+            on_move(game, colour, turn.move, turn.seconds)
+    return game_record(game, agents, seed, seconds, mutated)
+
+
+def game_record(game: Game, agents: Dict[str, Agent], seed: int, seconds: Dict[str, List[float]],
+                mutated: Dict[str, int]) -> Dict[str, Any]:
+    """The record of a finished game (a line of results.jsonl, see docs/report.md); `agents` by
+    colour, `seconds` each side's thinking per move, `mutated` how often each changed its view."""
     printed = {colour.lower(): agent.printed_output() for colour, agent in agents.items()}
     # program agents (nthu:PATH) count the moves each answer held: the search depth it reached
     depths = {colour.lower(): list(agent.search_depths()) for colour, agent in agents.items()
@@ -100,8 +126,8 @@ def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None
     fault = game.outcome.fault
     return {
         "seed": seed,
-        "white": white.name,
-        "black": black.name,
+        "white": agents[WHITE].name,
+        "black": agents[BLACK].name,
         "result": game.result,
         "reason": game.reason,
         "plies": game.plies,

@@ -13,11 +13,12 @@ to start from the start position with White to move and is read from its course 
 """
 import json
 import sys
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Optional
 
 from .variants.cs3243.fen import START_FEN, engine_move, game_from_fen, parse_engine_move, to_fen
 from .variants.cs3243.game import move_name
 from .variants.cs3243.rules import RULES, Rules
+from .analysis.text import accuracy_text, ply_text, turning_point_text
 from .records import start_state
 
 
@@ -55,8 +56,22 @@ def _record_moves(record: Dict[str, Any], rules: Rules) -> List[tuple]:
     return out
 
 
-def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
-    """The text of a replay, line by line. ValueError when the record has no usable start."""
+def review_lines(review: Optional[Dict[str, Any]], ply: Optional[int] = None) -> List[str]:
+    """The game review's lines for a replay: with `ply`, that ply's evaluation and judgement
+    (nothing when it was not analysed); without, the analyser, accuracies and turning points."""
+    if not review:
+        return []
+    if ply is not None:
+        found = [p for p in review.get("plies", []) if p.get("ply") == ply]
+        return [f"  review: {ply_text(found[0])}"] if found else []
+    return [f"review by {review.get('analyser')}: {accuracy_text(review)}"] + [
+        f"  {turning_point_text(review, side)}" for side in ("white", "black")]
+
+
+def replay_lines(record: Dict[str, Any], rules: Rules = RULES,
+                 review: Optional[Dict[str, Any]] = None) -> Iterator[str]:
+    """The text of a replay, line by line (with `review`, an analysis.jsonl entry, each ply's
+    evaluation and judgement). ValueError when the record has no usable start."""
     fen = record.get("start_fen") or START_FEN
     limits = {}
     for key, name in (("fifty", "fifty_limit"), ("fifty_limit", "fifty_limit"), ("max_plies", "max_plies")):
@@ -87,6 +102,7 @@ def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
         yield ""
         opening = " (opening)" if ply <= (record.get("opening_plies") or 0) else ""
         yield (f"ply {ply}: {mover} {move_name(rules, move)} (engine {engine_move(rules, move)}){took}{opening}")
+        yield from review_lines(review, ply)
         yield from board_lines(rules, game.board)
         fullmove = first_fullmove + (game.plies + (1 if colour == "Black" else 0)) // 2
         yield f"  FEN: {to_fen(game, fullmove=fullmove)}"
@@ -103,11 +119,12 @@ def replay_lines(record: Dict[str, Any], rules: Rules = RULES) -> Iterator[str]:
         yield f"error: {record['error']}"
     if game.adjudicate() and reason not in (None, game.reason) and game.reason is not None:
         yield f"note: replaying the moves here ends with {game.reason} (record says {reason})"
+    yield from review_lines(review)
 
 
-def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
+def variant_replay_lines(record: Dict[str, Any], variant, review: Optional[Dict[str, Any]] = None) -> Iterator[str]:
     """The replay of a record of any variant, through the variant interface only: each ply's
-    number, mover and move name, and the board after it."""
+    number, mover and move name (and its review, with `review`), and the board after it."""
     state = start_state(record, variant)
     header = f"game {record.get('game', '?')}: {record.get('white', '?')} (White) vs {record.get('black', '?')} (Black)"
     if record.get("seed") is not None:
@@ -127,6 +144,7 @@ def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
         state = variant.apply(state, move)
         yield ""
         yield f"ply {ply}: {mover} {variant.move_name(move)}"
+        yield from review_lines(review, ply)
         yield from variant.board_text(state, last=move).splitlines()
     yield ""
     result, reason = record.get("result"), record.get("reason")
@@ -134,18 +152,21 @@ def variant_replay_lines(record: Dict[str, Any], variant) -> Iterator[str]:
            else f"result: {result} ({reason})")
     if record.get("error"):
         yield f"error: {record['error']}"
+    yield from review_lines(review)
 
 
-def record_lines(record: Dict[str, Any], expected_variant=None) -> Iterator[str]:
-    """The replay of a record, by its variant (records without one are cs3243's). ValueError
-    when `expected_variant` is given and the record is of another."""
+def record_lines(record: Dict[str, Any], expected_variant=None,
+                 review: Optional[Dict[str, Any]] = None) -> Iterator[str]:
+    """The replay of a record, by its variant (records without one are cs3243's), with its review
+    (an analysis.jsonl entry) when given. ValueError when `expected_variant` is given and the
+    record is of another."""
     from .variants import find_variant
     name = record.get("variant") or "cs3243"
     if expected_variant is not None and expected_variant != name:
         raise ValueError(f"the record is a game of {name}, not {expected_variant}")
     if name == "cs3243":
-        return replay_lines(record)
-    return variant_replay_lines(record, find_variant(name))
+        return replay_lines(record, review=review)
+    return variant_replay_lines(record, find_variant(name), review)
 
 
 def load_record(path: str, game: int, warn=None) -> Dict[str, Any]:

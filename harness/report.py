@@ -5,15 +5,17 @@
 structure; `render_text` and `render_markdown` present it. Pass marks are data, here only.
 """
 import datetime
-import hashlib
 import importlib.metadata
+import json
 import os
 import re
 import shlex
+import shutil
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import stats
-from .results import side_summary, write_json
+from .analysis.text import turning_point_text
+from .results import check_free, file_sha256, side_summary, write_json
 from .series import SeriesPlan
 from .variants import DEFAULT_VARIANT, find_variant
 
@@ -25,7 +27,8 @@ PASS_MARKS: Dict[str, float] = _CS3243.pass_marks
 DEFAULT_OPPONENTS: Tuple[str, ...] = _CS3243.report_opponents
 COURSE_GAME_SECONDS: float = _CS3243.game_seconds
 COLOURS = ("white", "black")
-REPORT_JSON, REPORT_MD = "report.json", "report.md"
+REPORT_JSON, REPORT_MD, REPORT_HTML = "report.json", "report.md", "report.html"
+PREVIOUS = "previous"          # OUT/previous/WHEN/: earlier reports, kept by --keep-previous
 VERSION = "0.3.0"              # pyproject.toml's version, when the project is not installed
 
 
@@ -103,14 +106,6 @@ def opponent_entry(opponent: str, colour: str, records: List[dict], results_path
         "errors": s["errors"],
         "not_won": not_won(records, colour, results_path),
     }
-
-
-def file_sha256(path: str) -> Optional[str]:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def project_version() -> str:
@@ -201,7 +196,7 @@ def table_rows(report: dict) -> List[Tuple[str, ...]]:
     return rows
 
 
-def _interval(count: int, games: int, interval, verb: str) -> str:
+def interval_text(count: int, games: int, interval, verb: str) -> str:
     """'won 50/50 (95 % CI 92.9-100 %)'."""
     if not games or not interval:
         return f"{verb} 0/0"
@@ -220,8 +215,8 @@ def statistics_rows(report: dict) -> List[Tuple[str, ...]]:
             elo += " +/- " + stats.format_elo(margin).lstrip("+")
         rows.append((
             e["opponent"], e["colour"],
-            _interval(e["wins"], e["games"], e.get("win_wilson95"), "won"),
-            _interval(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
+            interval_text(e["wins"], e["games"], e.get("win_wilson95"), "won"),
+            interval_text(e["wins"] + e["draws"], e["games"], e.get("not_lost_wilson95"), "not lost"),
             _percent(e["pass_mark"]), "-" if e.get("score") is None else f"{e['score']:.3f}", elo,
             "-" if e.get("los") is None else f"{100 * e['los']:.1f}",
         ))
@@ -307,6 +302,7 @@ def render_markdown(report: dict) -> str:
                   "|---|---|---:|---:|---|---|---:|---|"]
         lines += [f"| {e['opponent']} | {e['colour']} | {g['game']} | {g['seed']} | {g['result']} | {g['reason']} "
                   f"| {g['plies']} | `{g.get('replay', '-')}` |" for e, g in lost]
+    lines += review_lines(report)
     if report["notes"]:
         lines += ["", "## Notes", ""] + [f"- {note}" for note in report["notes"]]
     meta = [f"agent sha256 {report['sha256']}" if report.get("sha256") else None,
@@ -317,8 +313,103 @@ def render_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def add_reviews(report: dict, reviews: Dict[str, Dict[int, dict]]) -> None:
+    """Put the game reviews (harness.analysis; by entry key, then game) into the report: each
+    entry's mean accuracy of the agent and of the opponent over its reviewed games, and each game
+    not won its agent's turning point as a line of text."""
+    for key, e in report["opponents"].items():
+        done = reviews.get(key) or {}
+        if not done:
+            continue
+        other = "black" if e["colour"] == "white" else "white"
+        means = {}
+        for name, side in (("agent", e["colour"]), ("opponent", other)):
+            values = [r["accuracy"][side] for r in done.values() if (r.get("accuracy") or {}).get(side) is not None]
+            means[name] = round(sum(values) / len(values), 2) if values else None
+        e["accuracy"] = {**means, "games": len(done), "analyser": sorted({r["analyser"] for r in done.values()})}
+        for game in e.get("not_won", []):
+            if game["game"] in done:
+                game["turning_point"] = turning_point_text(done[game["game"]], e["colour"])
+
+
+def review_lines(report: dict) -> List[str]:
+    """report.md's "Game review" section: each entry's mean accuracies, each game not won with
+    its turning point and replay command (empty when nothing was reviewed)."""
+    lines = []
+    for e in report["opponents"].values():
+        accuracy = e.get("accuracy")
+        if not accuracy:
+            continue
+        shown = {k: "-" if accuracy[k] is None else f"{accuracy[k]:.1f} %" for k in ("agent", "opponent")}
+        lines.append(f"- {e['opponent']} ({report['agent']} as {e['colour']}): mean accuracy over {accuracy['games']} "
+                     f"reviewed games: {report['agent']} {shown['agent']}, {e['opponent']} {shown['opponent']}")
+        lines += [f"  - game {g['game']} ({g['result']}, {g['reason']}): {g['turning_point']}; "
+                  f"`{g.get('replay', '-')}`" for g in e.get("not_won", []) if g.get("turning_point")]
+    if not lines:
+        return []
+    analysers = sorted({a for e in report["opponents"].values() for a in (e.get("accuracy") or {}).get("analyser", [])})
+    return ["", "## Game review", "", f"By {', '.join(analysers)} (docs/analysis.md); the turning point is "
+            f"the agent's move that lost the most winning chances.", ""] + lines
+
+
 def write_report(out: str, report: dict) -> None:
     os.makedirs(out, exist_ok=True)
     write_json(os.path.join(out, REPORT_JSON), report)
     with open(os.path.join(out, REPORT_MD), "w", encoding="utf-8") as handle:
         handle.write(render_markdown(report))
+
+
+def _report_keys(out: str) -> List[str]:
+    """The entry keys of the report.json in `out` (none when there is none or it is damaged)."""
+    try:
+        with open(os.path.join(out, REPORT_JSON), encoding="utf-8") as handle:
+            return list(json.load(handle).get("opponents") or {})
+    except (OSError, ValueError, AttributeError):
+        return []
+
+
+def _newest_change(paths: Sequence[str]) -> float:
+    times = []
+    for path in paths:
+        times.append(os.path.getmtime(path))
+        for folder, _, files in os.walk(path):
+            times.extend(os.path.getmtime(os.path.join(folder, name)) for name in files)
+    return max(times)
+
+
+def keep_previous(out: str, keys: Sequence[str]) -> Optional[str]:
+    """Make room for a fresh report in `out`: move the report there (report.json, .md, .html and
+    the folders of its series: those of its own opponents and of `keys`, the new report's, so a
+    run that never finished goes too) into OUT/previous/WHEN/, WHEN the local time it last
+    wrote (``2025-06-01_14-03-59``), its replay commands naming the games' new place. Returns
+    that folder, or None when there was nothing to move.
+    The caller holds `out` (results.hold_folder); a series folder another run holds is a
+    ResultsError before anything moves."""
+    names = [REPORT_JSON, REPORT_MD, REPORT_HTML]
+    names += sorted({directory_name(key) for key in list(keys) + _report_keys(out)})
+    found = [os.path.join(out, name) for name in names if os.path.lexists(os.path.join(out, name))]
+    if not found:
+        return None
+    for path in found:
+        if os.path.isdir(path):
+            check_free(path)
+    when = datetime.datetime.fromtimestamp(_newest_change(found)).strftime("%Y-%m-%d_%H-%M-%S")
+    target, number = os.path.join(out, PREVIOUS, when), 1
+    while os.path.lexists(target):
+        number += 1
+        target = os.path.join(out, PREVIOUS, f"{when}-{number}")
+    os.makedirs(target)
+    for path in found:
+        shutil.move(path, os.path.join(target, os.path.basename(path)))
+    # the moved report's replay commands name its games where they are now
+    moved = [os.path.basename(path) for path in found if os.path.isdir(os.path.join(target, os.path.basename(path)))]
+    for name in (REPORT_JSON, REPORT_MD, REPORT_HTML):
+        path = os.path.join(target, name)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+                text = handle.read()
+            for folder in moved:
+                text = text.replace(os.path.join(out, folder, ""), os.path.join(target, folder, ""))
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as handle:
+                handle.write(text)
+    return target

@@ -1,24 +1,34 @@
 """A series on disk and what its game records add up to.
 
-A series lives in one directory: ``series.json`` (what is being played: agents, first seed,
-game-length limits, start position), ``results.jsonl`` (one game record per line, appended the
-moment a game ends, keyed by its ``game`` index) and ``report.json`` (the summary). Reading
+A series lives in one directory: ``series.json`` (what is being played: agents and the sha256 of
+every agent file, first seed, game-length limits, start position), ``results.jsonl`` (one game record per line, appended the
+moment a game ends, keyed by its ``game`` index), ``report.json`` (the summary) and, once the
+games are reviewed, ``analysis.jsonl`` (harness/analysis/store.py). Reading
 tolerates a run that was killed mid-write: a line that does not parse (in practice only the
 last) is dropped and the file rewritten without it before anything is appended.
 
 The summaries are pure functions of the records, so a resumed series adds up exactly like an
 uninterrupted one.
+
+A run holds its directory while it writes there (`hold_folder`): an OS lock (flock) on the file
+``.lock`` inside it, so a second run into the same directory is refused at once and a run that
+is killed leaves nothing that blocks the next one.
 """
+import contextlib
+import fcntl
+import hashlib
 import json
 import os
 import statistics
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import stats
 
 RESULTS_FILE = "results.jsonl"
 SETTINGS_FILE = "series.json"
 SUMMARY_FILE = "report.json"
+ANALYSIS_FILE = "analysis.jsonl"     # the game review's lines, beside results.jsonl (harness/analysis)
+LOCK_FILE = ".lock"
 # The settings that make two runs the same series (games may grow; timeouts and jobs may change).
 IDENTITY = ("variant", "white", "black", "seed", "fifty", "max_plies", "start", "fen", "edition", "game_time",
             "openings", "swap")
@@ -51,12 +61,17 @@ def read_records(path: str) -> Tuple[Dict[int, dict], int]:
 
 def read_records_noting_damage(path: str) -> Tuple[Dict[int, dict], List[int]]:
     """Records by game index and the line numbers (from 1) of the lines that do not parse."""
+    if not os.path.exists(path):
+        return {}, []
+    with open(path, "rb") as handle:
+        return records_from_bytes(handle.read())
+
+
+def records_from_bytes(data: bytes) -> Tuple[Dict[int, dict], List[int]]:
+    """A results file's content: records by game index (the first record of a game wins) and the
+    line numbers (from 1) of the lines that do not parse."""
     records: Dict[int, dict] = {}
     damaged: List[int] = []
-    if not os.path.exists(path):
-        return records, damaged
-    with open(path, "rb") as handle:
-        data = handle.read()
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
@@ -83,11 +98,14 @@ def damage_notes(path: str, damaged: List[int]) -> List[str]:
     return notes
 
 
-def drop_damaged_lines(path: str) -> None:
+def drop_damaged_lines(path: str, games: Iterable[int] = ()) -> None:
     """Rewrite the file without the lines that do not parse (a killed run's half-written last
-    line), keeping the others byte for byte and in order, so appending can go on."""
+    line) and without the records of `games`, keeping the others byte for byte and in order, so
+    appending can go on."""
+    games = set(games)
     with open(path, "rb") as handle:
-        kept = [raw for raw in handle.read().split(b"\n") if raw.strip() and _parse(raw) is not None]
+        kept = [raw for raw in handle.read().split(b"\n")
+                if raw.strip() and _parse(raw) is not None and _parse(raw)["game"] not in games]
     temporary = path + ".tmp"
     with open(temporary, "wb") as handle:
         handle.write(b"".join(raw + b"\n" for raw in kept))
@@ -122,6 +140,154 @@ def differences(old: dict, new: dict) -> List[str]:
     return [key for key in IDENTITY if old.get(key, DEFAULTS.get(key)) != new.get(key, DEFAULTS.get(key))]
 
 
+def file_sha256(path: str) -> Optional[str]:
+    """The sha256 of a file's bytes (hex); None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def changed_files(old: Optional[dict], new: dict) -> List[str]:
+    """The agent files (settings' ``files``: path -> sha256) whose content differs between two
+    series' settings. A file the old settings do not record (a series from before they did) is
+    not known to have changed."""
+    before = (old or {}).get("files") or {}
+    return [path for path, sha in (new.get("files") or {}).items() if path in before and before[path] != sha]
+
+
+# ----------------------------------------------------------------------------- one run per directory
+
+_HELD: Dict[str, list] = {}       # real path -> [open lock file, times held] in this process
+
+
+def _lock_path(directory: str) -> str:
+    return os.path.join(directory, LOCK_FILE)
+
+
+def _holder(handle) -> str:
+    handle.seek(0)
+    text = handle.read(32).strip()
+    return f"process {text}" if text.isdigit() else "a process that has not said its number yet"
+
+
+def _busy(directory: str) -> Optional[str]:
+    """Who holds `directory` ("process N"), or None when no other process does. Only looks."""
+    real = os.path.realpath(directory)
+    if real in _HELD or not os.path.exists(_lock_path(real)):
+        return None
+    try:
+        handle = open(_lock_path(real), "r", encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _holder(handle)
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return None
+
+
+def _in_use(directory: str, who: str) -> ResultsError:
+    return ResultsError(f"{directory} is in use by another run, {who}; wait for it to end or choose another --out")
+
+
+def check_free(directory: str) -> None:
+    """ResultsError when another process holds `directory` (see `hold_folder`)."""
+    who = _busy(directory)
+    if who:
+        raise _in_use(directory, who)
+
+
+@contextlib.contextmanager
+def hold_folder(directory: str):
+    """Hold `directory` for a run (created if missing): an exclusive flock on its ``.lock``,
+    which holds this process's number. Another process holding it is a ResultsError ("DIR is in
+    use by another run, process N"), raised at once. Held again by the same process, it is held
+    until the outermost hold ends. The OS drops the lock when the process ends, however it ends
+    (the file stays, harmless)."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(f"cannot create the output folder '{directory}': {exc.strerror or exc}") from None
+    real = os.path.realpath(directory)
+    if real in _HELD:
+        _HELD[real][1] += 1
+    else:
+        try:
+            handle = open(_lock_path(real), "a+", encoding="utf-8")
+        except OSError as exc:
+            raise ResultsError(f"cannot write in '{directory}': {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            who = _holder(handle)
+            handle.close()
+            raise _in_use(directory, who) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        _HELD[real] = [handle, 1]
+    try:
+        yield
+    finally:
+        _HELD[real][1] -= 1
+        if not _HELD[real][1]:
+            _HELD.pop(real)[0].close()
+
+
+def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[[str], None],
+             differs: Callable[[dict, dict], List[str]], belongs: Callable[[int, dict], Optional[str]],
+             total: int, what: str = "series", unit: str = "games") -> Dict[int, dict]:
+    """The records already in the run directory `out`, after checking they belong to this run,
+    which `settings` describe (written to SETTINGS_FILE). fresh: forget any earlier run there.
+    resume: continue a matching one. Neither: refuse a directory that already holds records,
+    rather than mix two runs. `differs(old, new)` names the settings in which two runs differ;
+    `belongs(index, record)` is None for a record of this run, else why not. An agent file
+    recorded in the settings (``files``: path -> sha256) that changed since is refused, unless
+    fresh. `say` gets the
+    notes: damaged lines dropped, and how many records a resumed run kept (of `total`)."""
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
+    path = os.path.join(out, RESULTS_FILE)
+    if fresh:
+        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ANALYSIS_FILE):
+            if os.path.exists(os.path.join(out, name)):
+                os.remove(os.path.join(out, name))
+    records, damaged = read_records_noting_damage(path)
+    old = read_settings(out)
+    if records and not resume:
+        raise ResultsError(f"{path} already holds {len(records)} {unit}; add --resume to continue "
+                           f"that {what}, --force to start it over, or choose another --out")
+    if old is not None and (records or resume):
+        edited = changed_files(old, settings)
+        if edited and records:
+            raise ResultsError(f"{edited[0]} changed since the {what} in {out} began (its sha256 differs); "
+                               f"add --force to start it over with the file as it is now, or choose another --out")
+        changed = differs(old, settings)
+        if changed:
+            raise ResultsError(f"{out} holds another {what} (it differs in {', '.join(changed)}); "
+                               f"choose another --out")
+    for index, record in records.items():
+        problem = belongs(index, record)
+        if problem:
+            raise ResultsError(f"{path} holds {problem}; choose another --out")
+    for note in damage_notes(path, damaged):
+        say(f"note: {note}")
+    if damaged:
+        drop_damaged_lines(path)
+    if resume and records:
+        kept = len([i for i in records if i < total])
+        say(f"resuming {out}: {kept} {unit} kept, {max(total - kept, 0)} to play")
+    write_json(os.path.join(out, SETTINGS_FILE), settings)
+    return records
+
+
 # ----------------------------------------------------------------------------- summaries
 
 
@@ -130,6 +296,19 @@ def outcome(record: dict, colour: str) -> str:
     if record["result"] == "draw":
         return "draw"
     return "win" if record["result"] == colour else "loss"
+
+
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def pair_points(records: Iterable[dict], first_colour) -> List[float]:
+    """The first agent's points (0, 1/2, 1, 3/2 or 2) in every finished pair of a series whose
+    games 2k and 2k+1 are a pair (colours reversed, `SeriesPlan.swap`), pair by pair;
+    `first_colour(game)` is its colour in a game. A pair missing a game is left out."""
+    pairs: Dict[int, List[float]] = {}
+    for record in records:
+        pairs.setdefault(record["game"] // 2, []).append(POINTS[outcome(record, first_colour(record["game"]))])
+    return [sum(points) for _, points in sorted(pairs.items()) if len(points) == 2]
 
 
 def _rate(count: int, games: int) -> float:

@@ -27,11 +27,15 @@ from .agent import Agent, AgentCrash, AgentError, AgentTimeout
 from .box import BoxSettings
 from .box import command as box_command
 from .student import mirror_gameboard
+from .untrusted_env import untrusted_env
 from .variants.base import BLACK
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_worker.py")
 DEFAULT_MOVE_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4096          # bytes of printed output kept per side and game
+
+
+CHANNEL = "wrote to the harness's channel, so its answer could not be read"
 
 
 class StudentCrash(AgentCrash):
@@ -50,6 +54,35 @@ class RawAnswer:
 
     def __repr__(self) -> str:
         return self.text
+
+
+def _square_ok(square) -> bool:
+    return (type(square) is list and len(square) == 2 and type(square[0]) is str
+            and type(square[1]) is int)
+
+
+def well_formed(message, expect: str) -> bool:
+    """Is `message` one the worker sends (harness/sandbox_worker.py)? `expect` is its key:
+    "ready" ({"ready": bool, ...}) or "ok" ({"ok": bool, "move": None or two squares,
+    "mutated": None or {"rows": None or [[c, r, piece, side], ...]}, ...}). A file can write to
+    the channel's descriptor itself; whatever it writes must not reach the referee as an answer
+    it cannot read."""
+    if type(message) is not dict or type(message.get(expect)) is not bool:
+        return False
+    if not message[expect]:
+        return (type(message.get("error", "")) is str
+                and (message.get("line") is None or type(message["line"]) is int))
+    if expect == "ready":
+        return True
+    move, mutated = message.get("move"), message.get("mutated")
+    if move is not None and not (type(move) is list and len(move) == 2 and all(map(_square_ok, move))):
+        return False
+    if mutated is not None:
+        rows = mutated.get("rows") if type(mutated) is dict else ()
+        if rows is not None and not (type(rows) is list
+                                     and all(type(row) is list and len(row) == 4 for row in rows)):
+            return False
+    return type(message.get("repr", "")) is str
 
 
 def describe_exit(code: Optional[int]) -> str:
@@ -111,9 +144,10 @@ class SandboxAgent(Agent):
         self._replies, rep_w = os.pipe()
         argv = [sys.executable, "-S", "-u", WORKER, str(req_r), str(rep_w), self.mode,
                 os.path.abspath(self.path), colour, str(seed)]
-        env = None
         if self.box is not None:
             argv, env = box_command(self.box, argv, self.path)
+        else:
+            env = untrusted_env(tempfile.gettempdir())
         try:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
@@ -122,7 +156,7 @@ class SandboxAgent(Agent):
             os.close(req_r)
             os.close(rep_w)
         try:
-            ready = self._receive(time.monotonic() + self.move_timeout)
+            ready = self._receive(time.monotonic() + self.move_timeout, expect="ready")
         except AgentTimeout:
             self._kill()
             self.failure = AgentTimeout(f"import did not finish within {self.move_timeout:g} s")
@@ -155,8 +189,10 @@ class SandboxAgent(Agent):
         if self.proc is not None:
             self.proc.wait()
 
-    def _receive(self, deadline: float, game_clock: bool = False) -> dict:
-        """The next JSON line from the worker; AgentTimeout past the deadline, _Died on EOF."""
+    def _receive(self, deadline: float, game_clock: bool = False, expect: str = "ok") -> dict:
+        """The next message from the worker (`expect`: "ready" after the import, "ok" after a
+        move); AgentTimeout past the deadline, _Died on EOF, StudentCrash when the line is not
+        such a message (the file wrote to the channel itself)."""
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -172,9 +208,12 @@ class SandboxAgent(Agent):
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:
-            return json.loads(line)
+            message = json.loads(line)
         except ValueError:
-            raise StudentCrash(f"broke the referee's protocol: {line[:100]!r}") from None
+            message = None
+        if not well_formed(message, expect):
+            raise StudentCrash(f"{CHANNEL}: {line[:100]!r}")
+        return message
 
     def _failure_text(self, message: dict) -> str:
         self.failure_line = message.get("line")
@@ -231,6 +270,10 @@ class SandboxAgent(Agent):
         except (_Died, BrokenPipeError):
             self.failure = StudentCrash(f"the process {describe_exit(self._exit_code())} during its move")
             raise self.failure from None
+        except StudentCrash as exc:
+            self._kill()
+            self.failure = exc
+            raise
         self.last_reply = reply
         if not reply.get("ok"):
             self.failure = StudentCrash(self._failure_text(reply), reply.get("type"), reply.get("line"))
@@ -246,7 +289,10 @@ class SandboxAgent(Agent):
     def _reflect_mutation(self, gameboard, rows, colour) -> None:
         """Make the student's change to the board it was given on the referee's disposable copy."""
         gameboard.clear()
-        changed = {(c, r): (piece, side) for c, r, piece, side in rows or []}
+        try:
+            changed = {(c, r): (piece, side) for c, r, piece, side in rows or []}
+        except TypeError:      # a key the student made of lists (JSON has no tuples)
+            changed, rows = {}, None
         if self.mode == "agent" and colour == BLACK:
             changed = mirror_gameboard(changed)
         gameboard.update(changed)

@@ -5,8 +5,11 @@ where (a directory, see `harness.results`). Game i of a plan uses seed ``seed + 
 can be replayed on its own. Games run in a pool of `jobs` processes; only this process writes,
 appending each finished record to its plan's results.jsonl, so a killed run loses at most the
 games in flight and `resume` plays only the missing ones. Several plans share one pool (the
-report command runs one plan per opponent), so no core idles between opponents.
+report command runs one plan per opponent), so no core idles between opponents. A run holds each
+plan's directory while it plays (`results.hold_folder`), so two runs never write into one, and a
+plan records the sha256 of its agent files, so a resume never mixes two versions of a file.
 """
+import contextlib
 import multiprocessing
 import os
 import random
@@ -16,17 +19,15 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from tqdm import tqdm
 
 from . import players
 from .game import Game
 from .referee import play_game
-from .results import (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ResultsError, append_record,
-                      damage_notes, differences, drop_damaged_lines, outcome, read_records_noting_damage,
-                      read_settings,
-                      series_summary, write_json)
+from .results import (RESULTS_FILE, SUMMARY_FILE, append_record, differences, file_sha256, hold_folder, open_run,
+                      outcome, series_summary, write_json)
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT
 from .variants import DEFAULT_VARIANT, find_variant
@@ -62,11 +63,16 @@ class SeriesPlan:
         # the variant's start options (JSON-able; ValueError / ConfigError for bad ones)
         self.options = find_variant(self.variant).game_options(
             fifty=self.fifty, max_plies=self.max_plies, config=self.config, fen=self.fen)
+        # what each agent file holds as the series begins: a resume with a changed file is refused
+        paths = [players.agent_file(spec, self.variant) for spec in (self.white, self.black)]
+        self.files = {path: file_sha256(path) for path in paths if path is not None}
 
     def settings(self) -> dict:
         settings = {"variant": self.variant, "white": self.white, "black": self.black, "seed": self.seed,
                     **self.options, "config": self.config, "games": self.games,
                     "move_timeout": self.move_timeout}
+        if self.files:
+            settings["files"] = self.files
         if self.game_time is not None:
             settings["game_time"] = self.game_time
         if self.openings:
@@ -163,46 +169,16 @@ def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
 
 def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
             say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)) -> Dict[int, dict]:
-    """The records already in the plan's directory, after checking they belong to this series.
-
-    fresh: forget any earlier series there. resume: continue a matching one. Neither: refuse a
-    directory that already holds games, rather than mix two series. `say` gets the notes: damaged
-    lines dropped, and how many games a resumed run kept."""
-    try:
-        os.makedirs(plan.out, exist_ok=True)
-    except OSError as exc:
-        raise ResultsError(f"cannot create the output folder '{plan.out}': {exc.strerror or exc}") from None
-    path = plan.results_path
-    if fresh:
-        for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE):
-            if os.path.exists(os.path.join(plan.out, name)):
-                os.remove(os.path.join(plan.out, name))
-    records, damaged = read_records_noting_damage(path)
-    old = read_settings(plan.out)
-    settings = plan.settings()
-    if records and not resume:
-        raise ResultsError(f"{path} already holds {len(records)} games; add --resume to continue "
-                           f"that series, --force to start it over, or choose another --out")
-    if old is not None and (records or resume):
-        changed = differences(old, settings)
-        if changed:
-            raise ResultsError(f"{plan.out} holds another series (it differs in {', '.join(changed)}); "
-                               f"choose another --out")
-    for index, record in records.items():
+    """The records already in the plan's directory, after checking they belong to this series
+    (`harness.results.open_run`: fresh forgets an earlier series there, resume continues a
+    matching one, neither refuses a directory that already holds games)."""
+    def belongs(index: int, record: dict) -> Optional[str]:
         if (record.get("variant", DEFAULT_VARIANT), record.get("white"), record.get("black"),
                 record.get("seed")) != (plan.variant, *plan.players_of(index), plan.seed + index):
-            raise ResultsError(f"{path} holds game {index} of another series "
-                               f"({record.get('white')} vs {record.get('black')}, seed {record.get('seed')}); "
-                               f"choose another --out")
-    for note in damage_notes(path, damaged):
-        say(f"note: {note}")
-    if damaged:
-        drop_damaged_lines(path)
-    if resume and records:
-        kept = len([i for i in records if i < plan.games])
-        say(f"resuming {plan.out}: {kept} games kept, {max(plan.games - kept, 0)} to play")
-    write_json(os.path.join(plan.out, SETTINGS_FILE), settings)
-    return records
+            return (f"game {index} of another series ({record.get('white')} vs {record.get('black')}, "
+                    f"seed {record.get('seed')})")
+        return None
+    return open_run(plan.out, plan.settings(), resume, fresh, say, differences, belongs, plan.games)
 
 
 def plan_records(plan: SeriesPlan, records: Dict[int, dict]) -> List[dict]:
@@ -242,34 +218,37 @@ def _interleave(per_plan: List[List[dict]]) -> List[dict]:
 
 
 class _Tally:
-    """Wins/draws/losses from each plan's perspective, for the progress display."""
+    """Wins/draws/losses from each plan's perspective, for the progress display, and the caller's
+    `status` text after them (e.g. a test statistic as it moves)."""
 
-    def __init__(self):
+    def __init__(self, status: Optional[Callable[[], str]] = None):
         self.counts = {"win": 0, "draw": 0, "loss": 0}
+        self.status = status
 
     def add(self, record: dict, colour: str) -> None:
         self.counts[outcome(record, colour)] += 1
 
     def __str__(self) -> str:
-        return f"W{self.counts['win']} D{self.counts['draw']} L{self.counts['loss']}"
+        text = f"W{self.counts['win']} D{self.counts['draw']} L{self.counts['loss']}"
+        return f"{text} {self.status()}" if self.status is not None else text
 
 
 PROGRESS_MODES = ("bar", "plain", "none")
 PLAIN_EVERY_SECONDS = 5.0
 
 
-class _Progress:
+class Progress:
     """A tqdm bar on a terminal; elsewhere (CI logs, `| tee`) a plain line every few seconds and
-    at the end; or nothing."""
+    at the end; or nothing. `tally` is shown beside the count (anything with a str())."""
 
-    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally: _Tally):
+    def __init__(self, mode: Optional[str], total: int, initial: int, label: str, tally, unit: str = "game"):
         if mode is None:
             mode = "bar" if sys.stderr.isatty() else "plain"
-        self.mode, self.total, self.done, self.label, self.tally = mode, total, initial, label, tally
+        self.mode, self.total, self.done, self.label, self.tally, self.unit = mode, total, initial, label, tally, unit
         self.started = self.last = time.monotonic()
         self.bar = None
         if mode == "bar":
-            self.bar = tqdm(total=total, initial=initial, unit="game", desc=label, dynamic_ncols=True)
+            self.bar = tqdm(total=total, initial=initial, unit=unit, desc=label, dynamic_ncols=True)
             self.bar.set_postfix_str(str(tally))
 
     def update(self) -> None:
@@ -281,7 +260,7 @@ class _Progress:
             now = time.monotonic()
             if now - self.last >= PLAIN_EVERY_SECONDS or self.done == self.total:
                 self.last = now
-                print(f"{self.label}: {self.done}/{self.total} games, {self.tally}, {now - self.started:.0f} s",
+                print(f"{self.label}: {self.done}/{self.total} {self.unit}s, {self.tally}, {now - self.started:.0f} s",
                       file=sys.stderr, flush=True)
 
     def close(self) -> None:
@@ -307,10 +286,51 @@ def _stop_pool(pool) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
+@contextlib.contextmanager
+def worker_pool(jobs: int, tasks: int):
+    """`run(function, tasks)`, which yields function(task) for every task as each is done: in a
+    pool of `jobs` processes, or here when one process is enough. The pool's workers leave Ctrl-C
+    to this process and die with it; when the block raises (Ctrl-C included) the pool is stopped
+    at once, else it is closed and joined."""
+    pool = None
+    if jobs > 1 and tasks > 1:
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, tasks), initializer=_pool_init)
+    try:
+        yield (lambda function, items: pool.imap_unordered(function, items)) if pool else map
+        if pool:
+            pool.close()
+            pool.join()
+    except BaseException:
+        if pool:
+            _stop_pool(pool)
+        raise
+
+
+def play_tasks(tasks: List[dict], jobs: int, executor=None) -> Iterator[tuple]:
+    """`run_game`'s (plan, record) for every task, as each game ends: on `executor` when given
+    (see `run_plans`), else in `worker_pool`. Closing the generator before the end (a decision,
+    Ctrl-C, an error in the caller) stops the pool at once and cancels the executor's queued
+    games."""
+    if executor is None:
+        with worker_pool(jobs, len(tasks)) as run:
+            yield from run(run_game, tasks)
+        return
+    finished = False
+    try:
+        yield from executor.run(run_game, tasks)
+        finished = True
+    finally:
+        if not finished:
+            executor.cancel()
+
+
 def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
               fresh: bool = False, progress="auto",
               on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
-              executor=None, say: Optional[Callable[[str], None]] = None) -> List[List[dict]]:
+              executor=None, say: Optional[Callable[[str], None]] = None, hold: bool = True,
+              label: Optional[str] = None,
+              on_game: Optional[Callable[[SeriesPlan, dict], bool]] = None,
+              status: Optional[Callable[[], str]] = None) -> List[List[dict]]:
     """Play every missing game of every plan; return each plan's records in game order.
 
     progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
@@ -319,21 +339,45 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
 
     executor: play the games elsewhere instead of in the local pool (harness.cluster's Dask
     runner): an object whose ``run(run_game, tasks)`` yields (plan, record) as games end and whose
-    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr)."""
+    ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr).
+    label: what the progress calls the games (default: the plan's label, or "games" for several;
+    its W/D/L count each plan's `perspective`).
+
+    hold: hold every plan's directory for the run (`results.hold_folder`; a directory another run
+    holds is a ResultsError before anything is written). A caller with very many plans (grade)
+    holds the folder above them instead.
+
+    on_game(plan, record): told of every game, first those kept from an earlier run (in the order
+    they were recorded), then each new one once it is written. A true answer stops the run there:
+    the games still being played are stopped (nothing of them is written), no other starts, and
+    the games recorded so far are returned (a sequential test that has decided). status(): a short
+    text the progress display shows after the W/D/L counts."""
     if progress is True or progress == "auto":
         progress = None
     elif progress is False:
         progress = "none"
     jobs = jobs or os.cpu_count() or 1
+    with contextlib.ExitStack() as held:
+        if hold:
+            for plan in plans:
+                held.enter_context(hold_folder(plan.out))
+        return _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label, on_game, status)
+
+
+def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label, on_game,
+               status) -> List[List[dict]]:
     done = [prepare(plan, resume, fresh, say) if say else prepare(plan, resume, fresh) for plan in plans]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
     remaining = [len(t) for t in per_plan]
-    tasks = _interleave(per_plan)
-    tally = _Tally()
+    tally = _Tally(status)
     for k, plan in enumerate(plans):
         for record in plan_records(plan, done[k]):
             tally.add(record, plan.perspective_of(record["game"]))
+    stopped = on_game is not None and any(
+        on_game(plan, record) for k, plan in enumerate(plans)
+        for index, record in list(done[k].items()) if index < plan.games)
+    tasks = [] if stopped else _interleave(per_plan)
 
     def plan_done(k: int) -> None:
         records = plan_records(plans[k], done[k])
@@ -341,41 +385,35 @@ def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool 
         if on_plan_done is not None:
             on_plan_done(plans[k], records)
 
-    pool = None
-    if executor is None and jobs > 1 and len(tasks) > 1:
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_pool_init)
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    shown = _Progress(progress, total, total - len(tasks), plans[0].label if len(plans) == 1 else "games", tally)
+    label = label or (plans[0].label if len(plans) == 1 else "games")
+    shown = Progress(progress, total, total - sum(remaining), label, tally)
+    results = play_tasks(tasks, jobs, executor)
     try:
         for k in range(len(plans)):
             if not remaining[k]:
                 plan_done(k)
-        if executor is not None:
-            results = executor.run(run_game, tasks)
-        else:
-            results = pool.imap_unordered(run_game, tasks) if pool else map(run_game, tasks)
         for k, record in results:
             if "harness_error" in record:
                 raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
             append_record(handles[k], record)
             done[k][record["game"]] = record
             tally.add(record, plans[k].perspective_of(record["game"]))
+            stopped = on_game is not None and bool(on_game(plans[k], record))
             shown.update()
             remaining[k] -= 1
             if not remaining[k]:
                 plan_done(k)
-        if pool:
-            pool.close()
-            pool.join()
-    except BaseException:
-        if pool:
-            _stop_pool(pool)
-        if executor is not None:
-            executor.cancel()
-        raise
+            if stopped:
+                break           # closing `results` stops the games in flight at once
     finally:
+        results.close()         # a run cut short (Ctrl-C, an error) stops the pool at once
         shown.close()
         for handle in handles:
             handle.close()
+    if stopped:
+        for k, plan in enumerate(plans):
+            if remaining[k]:
+                write_summary(plan, plan_records(plan, done[k]))
     return [plan_records(plan, done[k]) for k, plan in enumerate(plans)]

@@ -13,7 +13,7 @@ Formulas, for W wins, D draws and L losses in N games:
   z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n), with p = k/n and z = 1.96.
 """
 import math
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 Z95 = 1.959963984540054
 
@@ -77,10 +77,10 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Optional[List[float]]
 
 
 def _rounded(value: Optional[float], digits: int) -> Optional[float]:
-    """Finite values rounded; inf kept (JSON writes it as Infinity, which json reads back)."""
+    """Finite values rounded (-0.0 written 0.0); inf kept (JSON writes it as Infinity, which json reads back)."""
     if value is None or math.isinf(value):
         return value
-    return round(value, digits)
+    return round(value, digits) + 0.0
 
 
 def summary(wins: int, draws: int, losses: int) -> Dict[str, object]:
@@ -121,3 +121,237 @@ def elo_line(wins: int, losses: int, draws: int) -> str:
     draw_ratio = 100 * draws / games if games else 0.0
     return (f"Elo difference: {format_elo(elo(wins, draws, losses))} +/- {margin_text}, "
             f"LOS: {100 * los(wins, losses):.1f} %, DrawRatio: {draw_ratio:.1f} %")
+
+
+# ----------------------------------------------------------------------------- game pairs and the SPRT
+#
+# Game pairs (one opening, colours reversed; fastchess, Fishtest, OpenBench): a pair scores 0, 1/2, 1,
+# 3/2 or 2 points for the first side, and the pentanomial counts [a, b, c, d, e] are the pairs that
+# scored each. A pair's score per game x is 0, 1/4, 1/2, 3/4 or 1; with N pairs and p_k = count_k / N:
+# - score s = sum p_k x_k, variance of one pair's score v = sum p_k (x_k - s)^2;
+# - Elo = -400 log10(1/s - 1); its 95 % margin is half the Elo width of s +/- z sqrt(v / N);
+# - normalized Elo nElo = (s - 1/2) / sqrt(2 v) * 800 / ln 10 (sqrt(2 v): a pair's spread per game),
+#   margin z / sqrt(2 N) * 800 / ln 10 (nElo is linear in s);
+# - LOS = 1/2 + 1/2 erf((s - 1/2) / sqrt(2 v / N)).
+# The GSPRT (generalized sequential probability ratio test) compares H0: the first side is elo0
+# stronger with H1: elo1 stronger. LLR = N sum p_k ln(P1_k / P0_k), where P_h is the distribution
+# closest to the observed one (maximum likelihood) among those where the hypothesis holds:
+# - logistic model: mean score 1 / (1 + 10^(-elo / 400));
+# - normalized model (the default): (mu - 1/2) / sigma = t with t = sqrt(2) elo / (800 / ln 10).
+# Zero counts become 1e-3 before the LLR, as fastchess does. It stops at LLR >= ln((1 - beta) / alpha)
+# (H1) or LLR <= ln(beta / (1 - alpha)) (H0). Sources: M. Van den Bergh, "Comments on Normalized
+# Elo" (proposition 1.1 and section 4.1); fastchess's elo_pentanomial and sprt; see docs/compare.md.
+
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+NELO_SCALE = 800 / math.log(10)
+SPRT_MODELS = ("normalized", "logistic")
+REGULARIZED_ZERO = 1e-3
+T_STEP = 0.1           # mle_with_t's step in t (nElo 24.6 of a pair): one step for everyday bounds
+ELO_LIMIT = 1000       # |elo0|, |elo1| the test takes (logistic 1000: a score of 0.997)
+
+
+def pentanomial(pair_points: Sequence[float]) -> List[int]:
+    """[a, b, c, d, e]: how many pairs scored 0, 1/2, 1, 3/2 and 2 points (of 2) for the first side."""
+    counts = [0] * 5
+    for points in pair_points:
+        counts[int(round(2 * points))] += 1
+    return counts
+
+
+def pair_score_and_variance(counts: Sequence[int]) -> Optional[Tuple[float, float]]:
+    """(s, v): the mean score per game and the variance of one pair's score; None with no pairs."""
+    pairs = sum(counts)
+    if not pairs:
+        return None
+    s = sum(c * x for c, x in zip(counts, PAIR_SCORES)) / pairs
+    return s, sum(c * (x - s) ** 2 for c, x in zip(counts, PAIR_SCORES)) / pairs
+
+
+def pentanomial_elo(counts: Sequence[int], z: float = Z95) -> Optional[Tuple[float, float]]:
+    """(Elo, 95 % margin) from pair counts; the margin is inf when s +/- z sd reaches 0 or 1."""
+    moments = pair_score_and_variance(counts)
+    if moments is None:
+        return None
+    s, v = moments
+    half = z * math.sqrt(v / sum(counts))
+    low, high = elo_from_score(s - half), elo_from_score(s + half)
+    margin = math.inf if math.isinf(low) or math.isinf(high) else (high - low) / 2
+    return elo_from_score(s), margin
+
+
+def pentanomial_nelo(counts: Sequence[int], z: float = Z95) -> Optional[Tuple[float, float]]:
+    """(normalized Elo, 95 % margin) from pair counts. With no spread at all (every pair scored the
+    same) nElo is 0 at an even score and +-inf otherwise."""
+    moments = pair_score_and_variance(counts)
+    if moments is None:
+        return None
+    s, v = moments
+    margin = z / math.sqrt(2 * sum(counts)) * NELO_SCALE
+    if v == 0:
+        return (0.0 if s == 0.5 else math.copysign(math.inf, s - 0.5)), margin
+    return (s - 0.5) / math.sqrt(2 * v) * NELO_SCALE + 0.0, margin
+
+
+def pentanomial_los(counts: Sequence[int]) -> Optional[float]:
+    """Likelihood of superiority from pair counts (the normal approximation of the pair scores)."""
+    moments = pair_score_and_variance(counts)
+    if moments is None:
+        return None
+    s, v = moments
+    if v == 0:
+        return 0.5 if s == 0.5 else float(s > 0.5)
+    return 0.5 + 0.5 * math.erf((s - 0.5) / math.sqrt(2 * v / sum(counts)))
+
+
+def pentanomial_summary(counts: Sequence[int]) -> Dict[str, object]:
+    """What reports give for game pairs: pairs, pentanomial, elo, elo_margin, nelo, nelo_margin
+    (2 decimals; inf kept) and los (4 decimals); None for the figures of no pairs."""
+    elo, margin = pentanomial_elo(counts) or (None, None)
+    nelo, nelo_margin = pentanomial_nelo(counts) or (None, None)
+    los = pentanomial_los(counts)
+    return {"pairs": sum(counts), "pentanomial": list(counts), "elo": _rounded(elo, 2),
+            "elo_margin": _rounded(margin, 2), "nelo": _rounded(nelo, 2), "nelo_margin": _rounded(nelo_margin, 2),
+            "los": None if los is None else round(los, 4)}
+
+
+def sprt_bounds(alpha: float, beta: float) -> Tuple[float, float]:
+    """Wald's bounds (lower, upper) of the LLR: ln(beta / (1 - alpha)), ln((1 - beta) / alpha)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_problem(elo0: float, elo1: float, alpha: float, beta: float, model: str = "normalized") -> Optional[str]:
+    """Why these SPRT settings cannot be used (one line), or None when they can."""
+    for name, value in (("elo0", elo0), ("elo1", elo1)):
+        if not -ELO_LIMIT <= value <= ELO_LIMIT:
+            return f"{name} ({value:g}) must be between {-ELO_LIMIT} and {ELO_LIMIT}"
+    if not elo0 < elo1:
+        return f"elo0 ({elo0:g}) must be below elo1 ({elo1:g})"
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if not 0 < value < 1:
+            return f"{name} ({value:g}) must be between 0 and 1"
+    if alpha + beta >= 1:
+        return f"alpha + beta ({alpha + beta:g}) must be below 1"
+    if model not in SPRT_MODELS:
+        return f"unknown SPRT model '{model}' (known: {', '.join(SPRT_MODELS)})"
+    return None
+
+
+def sprt_result(llr: float, bounds: Tuple[float, float]) -> Optional[str]:
+    """'H1' at or past the upper bound, 'H0' at or past the lower one, else None (go on)."""
+    if llr >= bounds[1]:
+        return "H1"
+    if llr <= bounds[0]:
+        return "H0"
+    return None
+
+
+def _closest(probs: Sequence[float], phi: Sequence[float]) -> List[float]:
+    """The distribution q_k = p_k / (1 + theta phi_k) with sum p_k phi_k / (1 + theta phi_k) = 0:
+    the one closest to `probs` (maximum likelihood) among those with sum q_k phi_k = 0. That sum
+    falls from +inf to -inf as theta crosses (-1 / max phi, -1 / min phi): Newton's method kept
+    inside the bracket, halving it when a step would leave it."""
+    low, high = -1 / max(phi), -1 / min(phi)
+    theta = 0.0 if low < 0 < high else (low + high) / 2
+    for _ in range(200):
+        terms = [f / (1 + theta * f) for f in phi]
+        value = sum(p * t for p, t in zip(probs, terms))
+        if value > 0:
+            low = theta
+        else:
+            high = theta
+        step = value / sum(p * t * t for p, t in zip(probs, terms))
+        new = theta + step if low < theta + step < high else (low + high) / 2
+        if new == theta or abs(new - theta) <= 1e-15 * max(1.0, abs(theta)):
+            break
+        theta = new
+    return [p / (1 + theta * f) for p, f in zip(probs, phi)]
+
+
+def mle_with_mean(probs: Sequence[float], scores: Sequence[float], mean: float) -> List[float]:
+    """The maximum-likelihood distribution over `scores` whose mean is `mean` (Van den Bergh,
+    proposition 1.1): q_k = p_k / (1 + theta (x_k - mean))."""
+    return _closest(probs, [x - mean for x in scores])
+
+
+def mle_with_t(probs: Sequence[float], scores: Sequence[float], t: float, reference: float = 0.5,
+               tolerance: float = 1e-12) -> List[float]:
+    """The maximum-likelihood distribution over `scores` with (mean - reference) / sd = t (Van den
+    Bergh, section 4.1): from the uniform distribution, repeat q_k = p_k / (1 + theta phi_k) with
+    phi_k = x_k - reference - t sd (1 + ((x_k - mean) / sd)^2) / 2 (mean and sd of the previous q)
+    until it settles. A large |t| is reached in steps of at most T_STEP, each starting from the
+    last one's answer (from the uniform distribution phi would have one sign: no theta)."""
+    q = [1 / len(scores)] * len(scores)
+    steps = max(1, math.ceil(abs(t) / T_STEP))
+    for step in range(1, steps + 1):
+        target = t * step / steps
+        for _ in range(1000):
+            mean = sum(w * x for w, x in zip(q, scores))
+            sd = math.sqrt(sum(w * (x - mean) ** 2 for w, x in zip(q, scores)))
+            phi = [x - reference - target * sd * (1 + ((x - mean) / sd) ** 2) / 2 for x in scores]
+            new = _closest(probs, phi)
+            change = max(abs(a - b) for a, b in zip(new, q))
+            q = new
+            if change < tolerance:
+                break
+    return q
+
+
+def sprt_llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "normalized") -> float:
+    """The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0) from pentanomial counts."""
+    if not sum(counts):
+        return 0.0
+    regularized = [c if c else REGULARIZED_ZERO for c in counts]
+    total = sum(regularized)
+    probs = [c / total for c in regularized]
+    if model == "normalized":
+        q0 = mle_with_t(probs, PAIR_SCORES, math.sqrt(2) * elo0 / NELO_SCALE)
+        q1 = mle_with_t(probs, PAIR_SCORES, math.sqrt(2) * elo1 / NELO_SCALE)
+    elif model == "logistic":
+        q0 = mle_with_mean(probs, PAIR_SCORES, 1 / (1 + 10 ** (-elo0 / 400)))
+        q1 = mle_with_mean(probs, PAIR_SCORES, 1 / (1 + 10 ** (-elo1 / 400)))
+    else:
+        raise ValueError(f"unknown SPRT model '{model}'")
+    return total * sum(p * math.log(b / a) for p, a, b in zip(probs, q0, q1))
+
+
+def _fixed(value: Optional[float], digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    if denominator:
+        return numerator / denominator
+    return math.inf if numerator else math.nan
+
+
+def pentanomial_lines(counts: Sequence[int], wins: int, losses: int, draws: int) -> List[str]:
+    """fastchess's result lines for the first side (its pentanomial report):
+    `Elo: 19.83 +/- 6.77, nElo: 24.25 +/- 8.26`,
+    `LOS: 100.00 %, DrawRatio: 37.15 %, PairsRatio: 1.30` (DrawRatio: pairs scoring 1 of 2; PairsRatio:
+    pairs won (3/2 or 2) over pairs lost (0 or 1/2)),
+    `Games: 6804, Wins: 2718, Losses: 2330, Draws: 1756, Points: 3596.0 (52.85 %)`,
+    `Ptnml(0-2): [352, 579, 1264, 743, 464]`."""
+    pairs = sum(counts)
+    elo, margin = pentanomial_elo(counts) or (None, None)
+    nelo, nelo_margin = pentanomial_nelo(counts) or (None, None)
+    games = wins + losses + draws
+    points = wins + draws / 2
+    return [f"Elo: {_fixed(elo)} +/- {_fixed(margin)}, nElo: {_fixed(nelo)} +/- {_fixed(nelo_margin)}",
+            f"LOS: {_fixed(None if not pairs else 100 * pentanomial_los(counts))} %, "
+            f"DrawRatio: {_fixed(None if not pairs else 100 * counts[2] / pairs)} %, "
+            f"PairsRatio: {_ratio(counts[3] + counts[4], counts[0] + counts[1]):.2f}",
+            f"Games: {games}, Wins: {wins}, Losses: {losses}, Draws: {draws}, "
+            f"Points: {points:.1f} ({_fixed(None if not games else 100 * points / games)} %)",
+            f"Ptnml(0-2): [{', '.join(str(c) for c in counts)}]"]
+
+
+def llr_line(llr: float, bounds: Tuple[float, float], elo0: float, elo1: float) -> str:
+    """fastchess's `LLR: 2.95 (-2.94, 2.94) [0.00, 10.00]`: the LLR, its bounds and the hypotheses."""
+    return f"LLR: {llr:.2f} ({bounds[0]:.2f}, {bounds[1]:.2f}) [{elo0:.2f}, {elo1:.2f}]"
+
+
+def sprt_line(elo0: float, elo1: float, result: Optional[str], games: int) -> str:
+    """fastchess's last line: `SPRT ([0.00, 10.00]) completed - H1 was accepted` (or H0), or
+    `... - no decision after N games`."""
+    verdict = f"{result} was accepted" if result else f"no decision after {games} games"
+    return f"SPRT ([{elo0:.2f}, {elo1:.2f}]) completed - {verdict}"

@@ -22,13 +22,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import stats
 from .report import directory_name
-from .results import outcome, write_json
+from .results import read_records, outcome, pair_points, write_json
 from .html_report import write_tournament_html
 from .series import SeriesPlan, run_plans
 
 ELO_PER_THETA = 400 / math.log(10)
 REPORT_JSON, REPORT_MD = "report.json", "report.md"
 PAIRS = "pairs"
+PROGRESS_LABEL = "games (W/D/L: each pair's first-named agent)"
 
 
 class FitError(ValueError):
@@ -173,14 +174,30 @@ def plan_tournament(players: Sequence[str], games: int, out: str, **series) -> L
 
 
 def crosstable(players: Sequence[str], laid_out, all_records) -> Dict[str, Dict[str, dict]]:
-    """cross[a][b]: a's wins, draws, losses and score against b."""
+    """cross[a][b]: a's wins, draws, losses and score against b, and the pentanomial count of its
+    colour-reversed pairs (pairs in which a scored 0, 1/2, 1, 3/2, 2)."""
     cross: Dict[str, Dict[str, dict]] = {p: {} for p in players}
     for (a, b, plan), records in zip(laid_out, all_records):
         results = [outcome(r, plan.first_colour(r["game"])) for r in records]
         w, d, lo = results.count("win"), results.count("draw"), results.count("loss")
-        cross[a][b] = {"wins": w, "draws": d, "losses": lo, "score": w + d / 2, "games": len(records)}
-        cross[b][a] = {"wins": lo, "draws": d, "losses": w, "score": lo + d / 2, "games": len(records)}
+        counts = stats.pentanomial(pair_points(records, plan.first_colour))
+        cross[a][b] = {"wins": w, "draws": d, "losses": lo, "score": w + d / 2, "games": len(records),
+                       "pentanomial": counts}
+        cross[b][a] = {"wins": lo, "draws": d, "losses": w, "score": lo + d / 2, "games": len(records),
+                       "pentanomial": counts[::-1]}
     return cross
+
+
+def pair_figures(players: Sequence[str], cross: Dict[str, Dict[str, dict]]) -> List[dict]:
+    """Per pairing (in the order played), the first player's figures from its colour-reversed game
+    pairs: the pentanomial count, Elo and normalized Elo with 95 % margins, LOS (harness.stats)."""
+    figures = []
+    for a, b in combinations(players, 2):
+        counts = cross[a].get(b, {}).get("pentanomial")
+        if not counts or not sum(counts):
+            continue
+        figures.append({"players": [a, b], **stats.pentanomial_summary(counts)})
+    return figures
 
 
 def build_tournament_report(players: Sequence[str], settings: dict, cross: Dict[str, Dict[str, dict]]) -> dict:
@@ -192,7 +209,8 @@ def build_tournament_report(players: Sequence[str], settings: dict, cross: Dict[
         notes.append("some players never dropped half a point to the others, where a plain maximum-"
                      "likelihood rating is infinite: one virtual draw per pair is added (a prior)")
     return {"players": list(players), "settings": settings, "crosstable": cross,
-            "ratings": fit["ratings"], "prior_draws": fit["prior_draws"], "notes": notes}
+            "ratings": fit["ratings"], "prior_draws": fit["prior_draws"], "pairs": pair_figures(players, cross),
+            "notes": notes}
 
 
 def render_markdown(report: dict) -> str:
@@ -222,9 +240,30 @@ def render_markdown(report: dict) -> str:
         total = sum(c["score"] for c in report["crosstable"][a].values())
         games = sum(c["games"] for c in report["crosstable"][a].values())
         lines.append(f"| {number[a]} | {a} | " + " | ".join(cells) + f" | {total:g}/{games} |")
+    if report.get("pairs"):
+        lines += ["", "## Game pairs", "",
+                  "Each pairing's games in colour-reversed pairs (both from one start, the random opening with "
+                  "--openings; each side White once), from the first player's side: Ptnml(0-2) counts the pairs "
+                  "in which it scored 0, 1/2, 1, 3/2 and 2 points; Elo and normalized Elo (nElo) with 95 % "
+                  "margins from the pairs' spread (as fastchess).",
+                  "", "| pairing | Ptnml(0-2) | Elo | nElo | LOS |", "|---|---|---:|---:|---:|"]
+        lines += [f"| {p['players'][0]} vs {p['players'][1]} | {ptnml(p)} | {p['elo']:.2f} +/- {p['elo_margin']:.2f} | "
+                  f"{p['nelo']:.2f} +/- {p['nelo_margin']:.2f} | {100 * p['los']:.2f} % |" for p in report["pairs"]]
     if report["notes"]:
         lines += ["", "## Notes", ""] + [f"- {note}" for note in report["notes"]]
     return "\n".join(lines) + "\n"
+
+
+def ptnml(figures: dict) -> str:
+    return f"[{', '.join(str(c) for c in figures['pentanomial'])}]"
+
+
+def pair_line(figures: dict) -> str:
+    """`A vs B: Ptnml(0-2): [0, 1, 3, 1, 0], Elo: 0.00 +/- 95.67, nElo: 0.00 +/- 113.14` (A's side)."""
+    a, b = figures["players"]
+    return (f"{a} vs {b}: Ptnml(0-2): {ptnml(figures)}, "
+            f"Elo: {figures['elo']:.2f} +/- {figures['elo_margin']:.2f}, "
+            f"nElo: {figures['nelo']:.2f} +/- {figures['nelo_margin']:.2f}")
 
 
 def render_text(report: dict) -> str:
@@ -233,6 +272,8 @@ def render_text(report: dict) -> str:
     for r in report["ratings"]:
         lines.append(f"{r['player'].ljust(width)}  {r['elo']:+7.1f}  {r['low']:+7.1f} .. {r['high']:+7.1f}"
                      f"  {r['score']:>5g}  {r['games']:>5}")
+    if report.get("pairs"):
+        lines += ["game pairs (colours reversed), the first player's side:"] + [pair_line(p) for p in report["pairs"]]
     return "\n".join(lines + [f"note: {n}" for n in report["notes"]]) + "\n"
 
 
@@ -240,14 +281,29 @@ def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, exec
                    force=False, progress="auto", **series) -> dict:
     laid_out = plan_tournament(players, games, out, **series)
     all_records = run_plans([plan for *_, plan in laid_out], jobs=jobs, resume=resume, fresh=force,
-                            progress=progress, executor=executor)
+                            progress=progress, executor=executor, label=PROGRESS_LABEL)
     settings = {"games": games, **{k: v for k, v in series.items()}}
     report = build_tournament_report(players, settings, crosstable(players, laid_out, all_records))
     os.makedirs(out, exist_ok=True)
     write_json(os.path.join(out, REPORT_JSON), report)
     with open(os.path.join(out, REPORT_MD), "w", encoding="utf-8") as handle:
         handle.write(render_markdown(report))
-    games = [(plan.label, plan.results_path, record)
-             for (_, _, plan), records in zip(laid_out, all_records) for record in records]
-    write_tournament_html(out, report, games)
+    write_tournament_html(out, report, tournament_games(laid_out, all_records))
     return report
+
+
+def tournament_games(laid_out, all_records) -> List[Tuple[str, str, dict]]:
+    """(pair label, results file, record) for every game, pair by pair, for the page."""
+    return [(plan.label, plan.results_path, record)
+            for (_, _, plan), records in zip(laid_out, all_records) for record in records]
+
+
+def redraw_tournament_html(out: str, report: dict) -> str:
+    """Write OUT/report.html again from the games recorded under OUT (e.g. once they have been
+    reviewed by `analyse`); return its path."""
+    laid_out = plan_tournament(report["players"], report["settings"]["games"], out)
+    all_records = []
+    for _, _, plan in laid_out:
+        records, _ = read_records(plan.results_path)
+        all_records.append([records[k] for k in sorted(records)])
+    return write_tournament_html(out, report, tournament_games(laid_out, all_records))

@@ -9,6 +9,11 @@ from pathlib import Path
 import pytest
 from cli_run import run_cli
 
+from harness.commands import COMMANDS
+
+# every command's name, in the order --help lists them (each module's add_parser names it)
+COMMAND_NAMES = [command.__name__.rsplit(".", 1)[-1].replace("_", "-") for command in COMMANDS]
+
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -43,8 +48,7 @@ SERIES = ["series", "--white", "random", "--black", "dummy", "--games", "2"]
     (SERIES + ["--bogus"], "python -m harness: error: unrecognized arguments: --bogus"),
     (SERIES[:-2], "python -m harness series: error: the following arguments are required: --games"),
     (["nosuch"], "python -m harness: error: argument COMMAND: invalid choice: 'nosuch' "
-                 "(choose from 'perft', 'play', 'series', 'report', 'check', 'export-nthu', 'replay', 'congo', "
-                 "'grade', 'tournament')"),
+                 "(choose from " + ", ".join(f"'{name}'" for name in COMMAND_NAMES) + ")"),
     (SERIES + ["--config", "nope.txt"], "error: nope.txt:0: cannot read file (No such file or directory)"),
     (["check", "nope.py"], "error: file 'nope.py' does not exist"),
 ])
@@ -168,3 +172,114 @@ def test_replay_and_resume_refuse_a_series_of_another_variant(tmp_path, capsys):
     results.write_text("\n".join(other) + "\n")
     code, _, err = run_cli(SERIES + ["--out", str(out_dir), "--quiet", "--resume"], capsys)
     assert code == 2 and "holds game 0 of another series" in err
+
+
+# ----------------------------------------------------------------------------- issue 27
+
+
+@pytest.mark.parametrize("target, message", [
+    ("{tmp}", "error: --out {tmp} is a folder: give a file name"),
+    ("{tmp}/no/such/game.jsonl", "error: --out {tmp}/no/such/game.jsonl: the folder {tmp}/no/such does not exist"),
+])
+def test_play_checks_out_before_the_first_move(tmp_path, capsys, target, message):
+    target, message = target.format(tmp=tmp_path), message.format(tmp=tmp_path)
+    code, out, err = run_cli(["play", "--white", "greedy", "--black", "dummy", "--out", target], capsys)
+    assert (code, out, err) == (2, "", message + "\n")          # no game was played, none lost
+
+
+def test_play_out_leaves_no_file_when_the_game_is_refused(tmp_path, capsys):
+    target = tmp_path / "game.jsonl"
+    code, _, err = run_cli(["play", "--white", "nosuch", "--black", "dummy", "--out", str(target)], capsys)
+    assert code == 2 and err.startswith("error: unknown agent 'nosuch'") and not target.exists()
+
+
+MIDGAME = "nbqka1r/fpBpppf/5e1/7/2P4/FP1PPPF/N1QKAER b - - 1 4"     # a FEN from replay, Black to move
+
+
+def test_cs3243_plays_from_a_fen_with_black_to_move(tmp_path, capsys):
+    saved = tmp_path / "g.jsonl"
+    code, out, err = run_cli(["play", "--white", "greedy", "--black", "random", "--fen", MIDGAME, "--out", str(saved)],
+                             capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[1:4] == ["    a  b  c  d  e  f  g", " 6  n  b  q  k  a  .  r ", " 5  f  p  B  p  p  p  f "]
+    moves = [line for line in lines if re.match(r"^ *\d+\. (White|Black) [a-g][0-6][a-g][0-6]  \(", line)]
+    assert moves[0].startswith("  1. Black ")
+    record = json.loads(saved.read_text())
+    assert record["start_fen"] == MIDGAME and record["plies"] == len(moves)
+
+
+def test_a_fen_from_replay_round_trips_through_play(tmp_path, capsys):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert run_cli(["play", "--white", "greedy", "--black", "random", "--seed", "1", "--out", str(first)], capsys)[0] == 0
+    code, text, _ = run_cli(["replay", str(first), "0"], capsys)
+    fens = [line.split("FEN: ", 1)[1] for line in text.splitlines() if line.startswith("  FEN: ")]
+    boards = text.split("\nply ")             # [header, ply 0, ply 1, ...]
+    for ply in (5, 6):                          # Black to move after ply 5, White after ply 6
+        fen = fens[ply - 1]
+        assert run_cli(["play", "--white", "random", "--black", "greedy", "--fen", fen, "--out", str(second)],
+                       capsys)[0] == 0
+        assert json.loads(second.read_text())["start_fen"] == fen
+        code, again, _ = run_cli(["replay", str(second), "0"], capsys)
+        assert code == 0 and f"start FEN: {fen}" in again
+        board = [line for line in boards[ply + 1].splitlines() if re.match(r"^  \d \|", line)]
+        assert [line for line in again.split("\nply 1:")[0].splitlines() if re.match(r"^  \d \|", line)] == board
+
+
+def test_perft_from_a_fen_is_the_position_it_names(capsys):
+    from harness.variants.cs3243 import VARIANT
+    from harness.variants.cs3243.fen import position_fen
+    state = VARIANT.start()
+    for name in ("c1c2", "c5c4", "d0c1"):
+        state = VARIANT.apply(state, VARIANT.parse_move(name))
+    fen = position_fen(state)
+    assert fen.split()[1] == "b"
+    code, out, _ = run_cli(["perft", "3", "--fen", fen], capsys)
+    assert code == 0
+    assert [line.split()[:2] for line in out.splitlines()[1:]] == [
+        [str(d), str(VARIANT.perft(state, d))] for d in (1, 2, 3)]
+    code, out, err = run_cli(["perft", "1", "--fen", fen, "--black"], capsys)
+    assert (code, err) == (2, "error: --black is for cs3243's --config and start positions; a FEN gives the side "
+                              "to move\n")
+
+
+def test_series_and_report_start_every_game_from_the_fen(tmp_path, capsys):
+    code, _, _ = run_cli(["series", "--white", "greedy", "--black", "random", "--games", "2", "--fen", MIDGAME,
+                          "--out", str(tmp_path / "s"), "--quiet", "--jobs", "1"], capsys)
+    records = [json.loads(line) for line in (tmp_path / "s" / "results.jsonl").read_text().splitlines()]
+    assert code == 0 and [r["start_fen"] for r in records] == [MIDGAME, MIDGAME]
+    assert json.loads((tmp_path / "s" / "series.json").read_text())["fen"] == MIDGAME
+    code, out, _ = run_cli(["report", "greedy", "--opponents", "random", "--games", "1", "--fen", MIDGAME,
+                            "--out", str(tmp_path / "r"), "--quiet"], capsys)
+    assert code == 0 and f"from the position {MIDGAME}, seeds 0..0" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--fen", "nbq1aer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1"],
+     "error: --fen 'nbq1aer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1': Black has 0 Kings; a game needs exactly one "
+     "per side"),
+    (["--fen", "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER x"],
+     "error: --fen 'nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER x': side to move must be 'w' or 'b', not 'x': "
+     "'nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER x'"),
+    (["--fen", MIDGAME, "--config", "config.txt"], "error: cs3243: give --config or --fen, not both"),
+])
+def test_a_bad_fen_is_one_line(argv, message, capsys):
+    assert run_cli(["play", "--white", "dummy", "--black", "dummy"] + argv, capsys) == (2, "", message + "\n")
+
+
+def test_the_agent_help_lists_every_variants_agents(capsys):
+    code, out, _ = run_cli(["series", "--help"], capsys)
+    text = " ".join(out.split())
+    assert code == 0
+    for listed in ("cs3243: dummy, random, greedy, smart, minimax",
+                   "nthu: baseline1, baseline2, baseline3, baseline4, random, greedy, ab",
+                   "congo: random, greedy, minimax, alphabeta, ab", "nthu:PATH", "uci:PATH"):
+        assert listed in text
+
+
+def test_minichess_help_names_itself(monkeypatch, capsys):
+    from harness.cli import entry
+    monkeypatch.setattr(sys, "argv", ["/somewhere/bin/minichess", "--help"])
+    with pytest.raises(SystemExit) as exited:
+        entry()
+    assert exited.value.code == 0 and capsys.readouterr().out.startswith("usage: minichess [-h] COMMAND")

@@ -9,7 +9,7 @@ from harness import cli
 from harness.box import BoxSettings
 from harness.cluster import ClusterError, DaskRunner
 from harness.series import SeriesPlan, run_plans
-from tests.classroom import FIXTURES
+from tests.classroom import FIXTURES, ROOT
 
 distributed = pytest.importorskip("distributed")
 CLEAN = os.path.join(FIXTURES, "hostile", "clean.py")
@@ -76,3 +76,62 @@ def test_a_class_graded_on_the_cluster_gets_the_local_gradebook(scheduler, tmp_p
     assert remote["settings"]["cluster"] == scheduler.scheduler_address and local["settings"]["cluster"] is None
     with open(tmp_path / "remote" / "students" / "clean" / "dummy" / "results.jsonl") as handle:
         assert json.loads(handle.readline())["worker"] in scheduler.scheduler_info["workers"]
+
+
+@pytest.mark.parametrize("address, problem", [
+    ("foo", "'foo' is not a scheduler address: expected tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"),
+    ("tcp://localhost", "'tcp://localhost' is not a scheduler address: expected tcp://HOST:PORT "
+                        "(e.g. tcp://127.0.0.1:8786)"),
+    ("http://127.0.0.1:8786", "'http://127.0.0.1:8786': only tcp:// scheduler addresses are supported"),
+    ("tcp://127.0.0.1:99999", "'tcp://127.0.0.1:99999': port 99999 is not between 1 and 65535"),
+])
+def test_a_mistyped_address_is_one_line_before_anything_runs(address, problem, tmp_path, capsys):
+    from cli_run import run_cli
+    code, out, err = run_cli(["series", "--white", "random", "--black", "dummy", "--games", "1", "--out",
+                              str(tmp_path / "s"), "--cluster", address], capsys)
+    assert (code, out, err) == (2, "", f"python -m harness series: error: argument --cluster: {problem}\n")
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.fixture
+def listener():
+    """A loopback port that accepts connections and then says nothing, or only rubbish."""
+    import socket
+    import threading
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    state = {"reply": b"", "open": []}
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            state["open"].append(conn)
+            if state["reply"]:
+                conn.sendall(state["reply"])
+    threading.Thread(target=serve, daemon=True).start()
+    yield server.getsockname()[1], state
+    server.close()
+    for conn in state["open"]:
+        conn.close()
+
+
+@pytest.mark.parametrize("reply, message", [
+    (b"", "cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: no answer within 3 s"),
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n" * 50, "what answers at tcp://127.0.0.1:{port} is not a Dask scheduler"),
+], ids=["silent", "rubbish"])
+def test_a_port_without_a_scheduler_is_one_line_and_nothing_after(listener, reply, message, tmp_path):
+    """The command gives up within the probe's 3 s (a Client would wait for ever on a silent port,
+    then hang 20 s in its clean-up and print a traceback)."""
+    import subprocess
+    import sys
+    port, state = listener
+    state["reply"] = reply
+    result = subprocess.run([sys.executable, "-m", "harness", "series", "--white", "random", "--black", "dummy",
+                             "--games", "1", "--out", str(tmp_path / "s"), "--cluster", f"tcp://127.0.0.1:{port}"],
+                            cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", "error: " + message.format(port=port) + "\n")

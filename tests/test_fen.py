@@ -1,5 +1,4 @@
 """FEN and engine notation (harness.variants.cs3243.fen), game records' engine fields and the replay command."""
-import argparse
 import json
 import random
 
@@ -8,7 +7,7 @@ import pytest
 from harness.variants.cs3243.fen import (START_FEN, VARIANT_FILE, course_to_engine, engine_move, engine_record_fields,
                          engine_to_course, from_fen, game_from_fen, parse_engine_move, to_fen)
 from harness.variants.cs3243.game import Game, start_gameboard
-from harness.commands.replay import add_parser
+from harness.cli import main
 from harness.replay import board_lines, load_record, replay_lines
 from harness.variants.cs3243.rules import RULES
 from harness.variants.cs3243.pieces import BLACK, WHITE
@@ -170,10 +169,7 @@ def test_replay_flags_an_inconsistent_record():
 
 
 def run_replay(argv):
-    parser = argparse.ArgumentParser()
-    add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["replay"] + argv)
-    return args.run(args)
+    return main(["replay"] + argv)
 
 
 def test_replay_command(tmp_path, capsys):

@@ -3,28 +3,15 @@ a game clicked through to its last move against the referee's own boards, the ar
 move list, no console errors, and the summary and plots with JavaScript off. A screenshot of
 the page is saved in the test's tmp dir."""
 import os
-import shutil
 
 import pytest
 
 from harness.html_report import render_game_html, render_report_html
 from harness.report import table_rows
+from tests.chromium import need_chromium
 from tests.html_games import play, report_and_games
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium): the browser tests need it",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="Playwright for Python is not installed (requirements-dev.txt)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
+sync_api = need_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -159,5 +146,81 @@ def test_the_one_game_page(browser, tmp_path):
     assert view.ply() == record["plies"] and view.pieces() == seen[-1]
     assert view.page.inner_text("#viewer .ending") == f"Black (random) wins by king_capture after {record['plies']} plies."
     assert view.page.inner_text("#viewer .command") == "python -m harness replay r/results.jsonl --game 1"
+    assert view.problems == []
+    view.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/games/fairy-stockfish"), reason="fairy-stockfish not installed")
+def test_the_game_review_graph_marks_and_arrow(browser, played, tmp_path):
+    """The first game listed (a loss against greedy) reviewed by Fairy-Stockfish: the eval graph,
+    the judged moves in the move list, a click on the graph, and the best move's arrow."""
+    from harness.analysis.analysers import make_analyser
+    from harness.analysis.review import review_game
+    from harness.variants import find_variant
+    report, games, _ = played
+    record = next(r for key, r in games if key == "greedy" and r["game"] == 0)     # shown first
+    analyser = make_analyser(None, "cs3243", 1000)
+    try:
+        entry = review_game(record, find_variant("cs3243"), analyser)
+    finally:
+        analyser.close()
+    path = tmp_path / "report.html"
+    path.write_text(render_report_html(report, games, analyses={"greedy": {record["game"]: entry}}), encoding="utf-8")
+    view = Page(browser, path)
+    page = view.page
+    assert page.inner_text("#viewer .game-title").startswith("greedy, game 0:")
+    graph = page.locator("#viewer svg.eval-graph")
+    assert graph.is_visible()
+    judged = {p["ply"]: p["judgement"] for p in entry["plies"] if p["judgement"]}
+    assert judged            # random's play is judged somewhere
+    marks = page.eval_on_selector_all("#viewer .moves button[data-judgement]",
+                                      "els => els.map(e => [+e.dataset.ply, e.dataset.judgement, e.textContent])")
+    glyphs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    assert marks == [[k, j, record["moves"][k - 1] + glyphs[j]] for k, j in sorted(judged.items())]
+    assert page.locator("#viewer svg.eval-graph circle").count() == len(judged)
+    # a click in the middle of the graph goes to the middle ply
+    box = graph.bounding_box()
+    graph.click(position={"x": box["width"] / 2, "y": box["height"] / 2})
+    middle = round(record["plies"] / 2)
+    assert abs(view.ply() - middle) <= 1
+    assert page.get_attribute("#viewer svg.eval-graph", "data-ply") == str(view.ply())
+    # the arrow: the analyser's best move in the position shown
+    page.keyboard.press("Home")
+    arrow = page.eval_on_selector("svg.board .arrows g.best-move", "g => g.dataset.from + g.dataset.to")
+    assert arrow == entry["plies"][0]["best"]
+    assert page.inner_text("#viewer .review-line").startswith("start: White's win ")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#viewer .review-line").startswith(f"ply 1, White {record['moves'][0]}")
+    page.locator("#viewer").screenshot(path=str(tmp_path / "review.png"))
+
+
+def test_a_long_results_path_stays_in_its_column_at_1200_px(browser, played, tmp_path):
+    """Tournament pages and --out outside the project give long replay commands: the command
+    breaks inside the side column, and the piece legend wraps under the board, overlapping nothing."""
+    report, games, _ = played
+    long = ("/home/student/courses/cs3243/assignment-2/reports/of/a/long/folder/name/tournament/pairs/"
+            "uci__usr_games_fairy-stockfish_nodes_1000-vs-AB.py/results.jsonl")
+    path = tmp_path / "report.html"
+    path.write_text(render_report_html(report, games, results_paths={key: long for key in report["opponents"]}),
+                    encoding="utf-8")
+    view = Page(browser, path)
+    boxes = view.page.evaluate("""() => {
+        const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        const one = s => box(document.querySelector(s));
+        return {legend: one('.legend'), spans: Array.from(document.querySelectorAll('.legend span'), box),
+                board: one('.board-box'), side: one('.side'), command: one('.command-line'),
+                code: one('.command-line code'), width: document.documentElement.scrollWidth}; }""")
+    assert view.page.inner_text("#viewer .command").endswith(f"{long} --game 0")
+
+    def inside(inner, outer):
+        return (outer[0] - 0.5 <= inner[0] and inner[2] <= outer[2] + 0.5 and outer[1] - 0.5 <= inner[1]
+                and inner[3] <= outer[3] + 0.5)
+
+    def apart(a, b):
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert all(inside(span, boxes["legend"]) for span in boxes["spans"])
+    assert inside(boxes["legend"], boxes["board"]) and inside(boxes["code"], boxes["side"])
+    assert all(apart(span, boxes["command"]) for span in boxes["spans"])
+    assert boxes["width"] <= 1200                     # nothing sticks out of the window
     assert view.problems == []
     view.close()

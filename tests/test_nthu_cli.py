@@ -109,3 +109,8 @@ def test_grading_a_draw_passes_but_loses_the_bonus_and_a_loss_fails():
     assert [row["passed"] for row in course["baselines"]] == [True, True, True, False]
     assert course["passed"] is False
     assert grading_lines(course)[4] == "  baseline4  as White/Black: LW   pairs passed 0/1: FAIL"
+
+
+def test_a_program_that_is_a_folder_says_so(capsys, tmp_path):
+    code, _, err = run(capsys, "play", "--variant", "nthu", "--white", f"nthu:{tmp_path}", "--black", "ab")
+    assert (code, err) == (2, f"error: program '{tmp_path}' is a folder: give the program file in it\n")

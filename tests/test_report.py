@@ -151,3 +151,61 @@ def test_an_entry_carries_the_statistics_of_13_wins_3_draws_8_losses():
     md = render_markdown(build_report("AB.py", {"games": 24, "seed": 0, "move_timeout": 30.0}, {"minimax": e}))
     assert ("| minimax | white | won 13/24 (95 % CI 35.1-72.1 %) | not lost 16/24 (95 % CI 46.7-82.0 %) "
             "| 80.0 | 0.604 | 73.5 +/- 140.7 | 86.2 |") in md
+
+
+def test_keep_previous_moves_the_last_report_aside_and_starts_afresh(tmp_path, capsys):
+    """make report's loop (issue 27): the same report again gives a fresh one, and the previous
+    one is kept whole under OUT/previous/WHEN/ with its replay commands pointing there."""
+    out = tmp_path / "reports"
+    args = ["report", "dummy", "--opponents", "greedy,random", "--games", "1", "--jobs", "1", "--out", str(out),
+            "--progress", "none"]
+    assert main(args) == 0
+    first = {name: (out / name).read_bytes() for name in ("greedy/results.jsonl", "random/results.jsonl")}
+    assert main(args) == 2                                          # without it: refused, as before
+    assert "already holds 1 games; add --resume" in capsys.readouterr().err
+    assert main(args + ["--keep-previous"]) == 0
+    err = capsys.readouterr().err
+    (kept,) = (out / "previous").iterdir()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d", kept.name)
+    assert f"note: the previous report is kept in {kept}\n" in err
+    assert sorted(p.name for p in kept.iterdir()) == ["greedy", "random", "report.html", "report.json", "report.md"]
+    assert {name: (kept / name).read_bytes() for name in first} == first          # the old games, whole
+    md = (kept / "report.md").read_text()
+    assert f"replay {kept}/greedy/results.jsonl --game 0" in md and f"{out}/greedy/" not in md
+    assert f"replay {out}/greedy/results.jsonl --game 0" in (out / "report.md").read_text()
+    assert len((out / "greedy" / "results.jsonl").read_text().splitlines()) == 1          # a fresh run
+    assert main(args + ["--keep-previous"]) == 0                   # and again: two kept, side by side
+    assert len(list((out / "previous").iterdir())) == 2
+
+
+def test_keep_previous_takes_an_unfinished_run_along_and_respects_a_busy_folder(tmp_path, capsys):
+    import os
+    import subprocess
+    import sys
+    out = tmp_path / "reports"
+    assert main(["series", "--white", "dummy", "--black", "smart", "--games", "1", "--out", str(out / "smart"),
+                 "--quiet"]) == 0             # as a report killed before its report.json
+    args = ["report", "dummy", "--opponents", "smart", "--games", "1", "--out", str(out), "--quiet", "--keep-previous"]
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from harness.results import hold_folder\n"
+                               "with hold_folder(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)",
+                               str(out / "smart")], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        assert main(args) == 2
+        assert capsys.readouterr().err == (f"error: {out / 'smart'} is in use by another run, process {holder.pid}; "
+                                           f"wait for it to end or choose another --out\n")
+        assert not (out / "previous").exists() and (out / "smart" / "results.jsonl").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert main(args) == 0
+    (kept,) = (out / "previous").iterdir()
+    assert sorted(os.listdir(kept)) == ["smart"] and (kept / "smart" / "results.jsonl").exists()
+
+
+def test_keep_previous_is_not_resume_or_force(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["report", "dummy", "--keep-previous", "--resume"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == ("python -m harness report: error: argument --resume: not allowed with "
+                                       "argument --keep-previous\n")

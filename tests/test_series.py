@@ -154,3 +154,86 @@ def test_hostile_files_never_stop_a_series(tmp_path):
     assert summary["white"]["lost_by"] == {"crash": 3}
     assert summary["white"]["errors"] == ["White: ValueError: boom (raises.py line 5)"]
     assert summary["black"]["errors"] == []
+
+
+# ----------------------------------------------------------------------------- issue 27: one run per folder, files pinned
+
+
+def test_a_second_run_into_a_busy_folder_is_refused_at_once(tmp_path):
+    out = tmp_path / "busy"
+    command = [sys.executable, "-m", "harness", "series", "--white", str(HOSTILE / "slow.py"),
+               "--black", "dummy", "--games", "4", "--jobs", "1", "--out", str(out), "--quiet"]
+    first = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not ((out / RESULTS_FILE).exists() and lines(out)) and first.poll() is None:
+            assert time.monotonic() < deadline, "the first run wrote no game"
+            time.sleep(0.05)
+        assert first.poll() is None, "the first run ended before the second could meet it"
+        other = [sys.executable, "-m", "harness", "series", "--white", "random", "--black", "dummy", "--games", "2",
+                 "--out", str(out), "--quiet"]
+        second = subprocess.run(other, cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert (second.returncode, second.stdout, second.stderr) == (
+            2, "", f"error: {out} is in use by another run, process {first.pid}; wait for it to end or "
+                   f"choose another --out\n")
+        assert first.wait(timeout=120) == 0, first.stderr.read()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    records = [json.loads(line) for line in lines(out)]
+    assert sorted(r["game"] for r in records) == [0, 1, 2, 3]          # each game once: nothing mixed in
+    settings = json.loads((out / "series.json").read_text())
+    assert (settings["white"], settings["games"]) == (str(HOSTILE / "slow.py"), 4)
+
+
+def test_hold_folder_is_held_by_one_process_and_again_by_the_same(tmp_path):
+    from harness.results import check_free, hold_folder
+    out = tmp_path / "held"
+    with hold_folder(str(out)):
+        with hold_folder(str(out)):              # the same process again (series inside its command)
+            check_free(str(out))
+        assert (out / ".lock").read_text() == f"{os.getpid()}\n"
+        holder = subprocess.run([sys.executable, "-c", "import sys; from harness.results import check_free; "
+                                 "check_free(sys.argv[1])", str(out)], cwd=REPO, capture_output=True, text=True)
+        assert holder.returncode == 1 and holder.stderr.strip().endswith(
+            f"ResultsError: {out} is in use by another run, process {os.getpid()}; wait for it to end or choose "
+            f"another --out")
+    check_free(str(out))                          # let go: free again, the file stays
+    again = subprocess.run([sys.executable, "-c", "import sys; from harness.results import check_free; "
+                            "check_free(sys.argv[1])", str(out)], cwd=REPO, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+
+
+def test_series_json_records_the_sha256_of_every_agent_file(tmp_path):
+    import hashlib
+    engine, program = tmp_path / "engine", tmp_path / "player.py"
+    engine.write_bytes(b"#!/bin/sh\necho engine\n")
+    program.write_text("print('a player')\n")
+    sha = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest()
+           for path in (str(engine), str(program), str(HOSTILE / "clean.py"))}
+    assert SeriesPlan(out=str(tmp_path / "a"), white=str(HOSTILE / "clean.py"), black=f"uci:{engine},nodes=5",
+                      games=1).settings()["files"] == {str(HOSTILE / "clean.py"): sha[str(HOSTILE / "clean.py")],
+                                                       str(engine): sha[str(engine)]}
+    assert SeriesPlan(out=str(tmp_path / "b"), white=f"nthu:{program}", black="baseline1", games=1,
+                      variant="nthu").settings()["files"] == {str(program): sha[str(program)]}
+    assert "files" not in SeriesPlan(out=str(tmp_path / "c"), white="random", black="dummy", games=1).settings()
+
+
+def test_a_resume_with_an_edited_agent_file_is_refused(tmp_path, capsys):
+    from cli_run import run_cli
+    agent, out = tmp_path / "AB.py", tmp_path / "s"
+    agent.write_text((HOSTILE / "clean.py").read_text())
+    argv = ["series", "--white", str(agent), "--black", "dummy", "--games", "2", "--jobs", "1", "--out", str(out),
+            "--quiet", "--no-box"]
+    assert run_cli(argv, capsys)[0] == 0
+    before = lines(out)
+    agent.write_text(agent.read_text() + "# tuned\n")
+    code, stdout, err = run_cli(argv[:6] + ["4"] + argv[7:] + ["--resume"], capsys)
+    assert (code, stdout, err) == (2, "", f"error: {agent} changed since the series in {out} began (its sha256 "
+                                          f"differs); add --force to start it over with the file as it is now, "
+                                          f"or choose another --out\n")
+    assert lines(out) == before                            # nothing recorded is lost
+    assert run_cli(argv + ["--force"], capsys)[0] == 0        # --force: the file as it is now
+    settings = json.loads((out / "series.json").read_text())
+    assert settings["files"] == {str(agent): __import__("hashlib").sha256(agent.read_bytes()).hexdigest()}

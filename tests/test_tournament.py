@@ -3,10 +3,11 @@ robin of built-in agents."""
 import json
 import math
 import os
+import re
 
 import pytest
 
-from harness import cli
+from harness import cli, stats
 from harness.tournament import FitError, fit_ratings, run_tournament
 
 ELO3 = 400 * math.log10(3)          # the Elo gap at which the stronger side scores 3 in 4
@@ -83,3 +84,42 @@ def test_a_round_robin_of_built_ins(tmp_path):
 def test_one_agent_is_not_a_tournament(capsys):
     assert cli.main(["tournament", "dummy"]) == 2
     assert capsys.readouterr().err == "error: a tournament needs at least two agents\n"
+
+
+def test_the_progress_says_whose_wins_it_counts(tmp_path, capsys):
+    """Each pair's W/D/L are its first-named agent's (dummy loses every game to greedy)."""
+    assert cli.main(["tournament", "dummy", "greedy", "--games", "1", "--jobs", "1", "--out", str(tmp_path),
+                     "--progress", "plain"]) == 0
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert re.fullmatch(r"games \(W/D/L: each pair's first-named agent\): 2/2 games, W0 D0 L2, \d+ s", last)
+
+
+def test_paired_games_give_pentanomial_figures(tmp_path, capsys):
+    out = str(tmp_path / "t")
+    assert cli.main(["tournament", "smart", "greedy", "--games", "3", "--openings", "2", "--jobs", "2",
+                     "--out", out, "--quiet"]) == 0
+    text = capsys.readouterr().out
+    report = json.load(open(os.path.join(out, "report.json")))
+    # recount the pairs from the games: game 2k has smart White, 2k+1 the same opening with smart Black
+    records = [json.loads(line) for line in open(os.path.join(out, "pairs", "smart-vs-greedy", "results.jsonl"))]
+    by_game = {r["game"]: r for r in records}
+    def smart_points(r):
+        return 0.5 if r["result"] == "draw" else float(r[r["result"]] == "smart")   # r["white"]: White's name
+    counts = [0] * 5
+    for k in range(3):
+        first, second = by_game[2 * k], by_game[2 * k + 1]
+        assert first["opening"] == second["opening"] and (first["white"], second["white"]) == ("smart", "greedy")
+        counts[int(2 * (smart_points(first) + smart_points(second)))] += 1
+    assert report["crosstable"]["smart"]["greedy"]["pentanomial"] == counts
+    assert report["crosstable"]["greedy"]["smart"]["pentanomial"] == counts[::-1]
+    elo, margin = stats.pentanomial_elo(counts)
+    nelo, nelo_margin = stats.pentanomial_nelo(counts)
+    assert report["pairs"] == [{"players": ["smart", "greedy"], "pairs": 3, "pentanomial": counts,
+                                "elo": stats._rounded(elo, 2), "elo_margin": stats._rounded(margin, 2),
+                                "nelo": stats._rounded(nelo, 2), "nelo_margin": stats._rounded(nelo_margin, 2),
+                                "los": round(stats.pentanomial_los(counts), 4)}]
+    line = (f"smart vs greedy: Ptnml(0-2): [{', '.join(map(str, counts))}], Elo: {elo:.2f} +/- {margin:.2f}, "
+            f"nElo: {nelo:.2f} +/- {nelo_margin:.2f}")
+    assert line in text.splitlines()
+    assert f"| smart vs greedy | [{', '.join(map(str, counts))}] |" in open(os.path.join(out, "report.md")).read()
+    assert f"<td>[{', '.join(map(str, counts))}]</td>" in open(os.path.join(out, "report.html"), encoding="utf-8").read()

@@ -122,7 +122,14 @@ def test_ctrl_c_ends_a_report_within_seconds_every_time(tmp_path):
     for attempt in range(10):
         proc = subprocess.Popen(command + (["--resume"] if attempt else []), cwd=REPO, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
-        time.sleep(0.6 + 0.1 * attempt)
+        # once the run holds its folder (past Python's start-up, however busy the machine), then a moment later
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            lock = out / ".lock"
+            if lock.exists() and lock.read_text().strip() == str(proc.pid):
+                break
+            time.sleep(0.02)
+        time.sleep(0.1 * attempt)
         sent = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)          # what a terminal's Ctrl-C does: the whole group
         try:

@@ -22,7 +22,7 @@ only a safety net; it makes the choice depend on speed when it fires.
 import time
 from typing import Dict, List, Optional, Tuple
 
-from harness.agent import Agent
+from harness.agent import Agent, search_score
 from harness.variants.base import Move
 from harness.variants.congo import State
 from harness.variants.congo.rules import (BETWEEN, EMPTY, GIRAFFE, LION, PAWN, RIVER, SIZE, SQUARES,
@@ -187,8 +187,10 @@ class Stop(Exception):
 class Engine:
     """One game's searcher (its table and history live across moves)."""
 
-    def __init__(self, promotion: bool, nodes: int = NODES, seconds: Optional[float] = None):
+    def __init__(self, promotion: bool, nodes: int = NODES, seconds: Optional[float] = None,
+                 contempt: int = CONTEMPT):
         self.promotion = promotion
+        self.contempt = contempt      # an analysis wants 0: a draw is level for both sides
         self.limit = nodes
         self.seconds = seconds
         self.tt: Dict[Tuple[Tuple[int, ...], int], Tuple[int, int, int, Optional[Tuple[int, int]]]] = {}
@@ -206,7 +208,7 @@ class Engine:
 
     def draw(self, side: int) -> int:
         """A draw's score for `side` to move: a little below level for the side searching."""
-        return -CONTEMPT if side == self.root_side else CONTEMPT
+        return -self.contempt if side == self.root_side else self.contempt
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -343,8 +345,10 @@ class Engine:
         self.tt[key] = (depth, flag, stored, best_move)
         return best
 
-    def choose(self, board, side, seen, plies_left) -> Tuple[Tuple[int, int], int]:
-        """(the move, its score) for `side` on `board`; `seen` positions count as draws."""
+    def choose(self, board, side, seen, plies_left, score_forced: bool = False) -> Tuple[Tuple[int, int], int]:
+        """(the move, its score) for `side` on `board`; `seen` positions count as draws. A single
+        legal move is played at once with score 0, unless `score_forced` (an analysis wants its
+        score)."""
         moves = generate(board, side)
         if not moves:
             raise NoMove("no move in this position")
@@ -352,7 +356,7 @@ class Engine:
         for m in moves:
             if board[m[1]] == enemy_lion:
                 return m, MATE - 1
-        if len(moves) == 1:
+        if len(moves) == 1 and not score_forced:
             return moves[0], 0
         self.nodes = 0
         self.seen = seen
@@ -408,7 +412,7 @@ class ABAgent(Agent):
         self.seconds = seconds
         self.engine: Optional[Engine] = None
         self.seen: set = set()
-        self.last_score = 0
+        self.last_score: Optional[int] = None
 
     def start_game(self, colour: str, seed: int) -> None:
         self.engine = None
@@ -429,3 +433,6 @@ class ABAgent(Agent):
         self.last_score = score
         self.seen.add((execute(board, side, move[0], move[1], view.promotion), -side))
         return Move(*move)
+
+    def move_score(self):
+        return None if self.last_score is None else search_score(self.last_score, MATE, MATE_BOUND)

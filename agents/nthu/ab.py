@@ -4,10 +4,10 @@ Budget per move: `nodes` nodes (deterministic: a game replays exactly) with a wa
 `seconds` (1 s by default, lowered to the referee's deadline when that is shorter). The search
 stops at 90 % of the cap, leaving the rest for finishing the node in hand and returning.
 """
-from harness.agent import Agent
+from harness.agent import Agent, search_score
 from harness.variants.base import Move
 
-from .search import Search
+from .search import MATE, MATE_BOUND, Search
 
 DEFAULT_NODES = 100000
 DEFAULT_SECONDS = 1.0
@@ -22,6 +22,7 @@ class AlphaBetaAgent(Agent):
         self.deadline = None
         self.search = Search()
         self.last_depth = 0
+        self.last_score = None
 
     def start_game(self, colour, seed):
         self.search = Search()
@@ -33,6 +34,9 @@ class AlphaBetaAgent(Agent):
         seconds = self.seconds
         if self.deadline is not None:
             seconds = min(seconds, 0.8 * self.deadline)
-        move, _, self.last_depth = self.search.best_move(view.board, view.side, view.plies,
+        move, self.last_score, self.last_depth = self.search.best_move(view.board, view.side, view.plies,
                                                           max_nodes=self.nodes, seconds=0.9 * seconds)
         return Move(*move)
+
+    def move_score(self):
+        return None if self.last_score is None else search_score(self.last_score, MATE, MATE_BOUND)

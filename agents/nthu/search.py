@@ -324,9 +324,11 @@ class Search:
     # -- the root --------------------------------------------------------------------------
 
     def best_move(self, board, side, plies, max_nodes=None, seconds=None, on_depth=None,
-                  max_depth=64):
+                  max_depth=64, score_forced=False):
         """(move, score, depth) for `side` to move; `on_depth(move, depth, score)` after each
-        completed depth. The budget: `max_nodes` nodes and/or `seconds` of wall clock."""
+        completed depth. The budget: `max_nodes` nodes and/or `seconds` of wall clock. A single
+        legal move is played at once with score 0, unless `score_forced` (an analysis wants its
+        score)."""
         self._set(board, side, plies)
         self.nodes = 0
         self.max_nodes = max_nodes if max_nodes is not None else 1 << 62
@@ -337,7 +339,7 @@ class Search:
         if not root:
             return None, -MATE, 0
         best, best_score, done = root[0], -INF, 0
-        if len(root) == 1:
+        if len(root) == 1 and not score_forced:
             return best, 0, 0
         order = self._order(root, None, 0)
         for depth in range(1, max_depth + 1):

@@ -1,6 +1,8 @@
 """One module per command: each holds its parser (`add_parser(sub)`, which sets `run`) and its
 run. `harness/cli.py` assembles them in the order of `COMMANDS` (the order `--help` lists them).
 A module with `RAW = True` takes the rest of the command line as given (`run_raw(argv)`)."""
-from . import check, congo, export_nthu, grade, perft, play, replay, report, series, tournament
+from . import (analyse, check, compare, congo, export_nthu, grade, gradescope, perft, play, puzzles, replay, report,
+               serve, series, tournament)
 
-COMMANDS = (perft, play, series, report, check, export_nthu, replay, congo, grade, tournament)
+COMMANDS = (perft, play, series, report, check, export_nthu, replay, analyse, congo, grade, tournament, gradescope,
+            compare, puzzles, serve)

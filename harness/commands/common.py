@@ -8,7 +8,8 @@ import argparse
 import os
 from typing import List, NoReturn, Optional
 
-from .. import grade, players
+from .. import cluster, grade, players
+from ..argtypes import positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
 from ..argtypes import whole_number as whole_number_at_least
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
@@ -42,14 +43,13 @@ positive_int = whole_number_at_least(1)
 whole_number = whole_number_at_least(None)
 
 
-def positive_seconds(text: str) -> float:
+def cluster_address(text: str) -> str:
+    """--cluster's value, checked when the command line is read (the scheduler is asked later)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"'{text}' must be a positive number of seconds")
-    return value
+        cluster.check_address(text)
+    except cluster.ClusterError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace(f"--cluster '{text}'", f"'{text}'")) from None
+    return text
 
 
 def opponent_list(text: str) -> List[str]:
@@ -85,10 +85,7 @@ def start_options(args, variant: Variant) -> dict:
 
 def move_timeout_of(args, variant: Variant) -> float:
     """--move-timeout, or the variant's own default (nthu: the course's 10 s), or the sandbox's."""
-    given = getattr(args, "move_timeout", None)
-    if given is not None:
-        return given
-    return variant.default_move_timeout or DEFAULT_MOVE_TIMEOUT
+    return players.move_timeout_for(variant, getattr(args, "move_timeout", None))
 
 
 def agent_spec(spec: str, variant: str = DEFAULT_VARIANT) -> str:
@@ -120,9 +117,30 @@ def progress_mode(args) -> Optional[str]:
 RESUME_HINT: List[str] = []     # set while a run is going: what to tell the user on Ctrl-C
 
 
-def runs_in(out: str) -> None:
-    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command with --resume "
-                      f"to play the rest"]
+def runs_in(out: str, instead: str = "") -> None:
+    """From now on Ctrl-C says where the games are and how to play the rest (`instead`: an option
+    that --resume replaces)."""
+    how = f"with --resume in place of {instead}" if instead else "with --resume"
+    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command {how} to play the rest"]
+
+
+def check_writable(path: str, option: str = "--out") -> str:
+    """UsageError now, before any game, when the file `path` cannot be written: a folder, a folder
+    that does not exist, no permission. A file that did not exist is not left behind."""
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path} is a folder: give a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{option} {path} cannot be written: {exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
+    return path
 
 
 def default_out(name: str) -> str:
@@ -160,7 +178,7 @@ def add_game_time_option(p: argparse.ArgumentParser, default: Optional[float]) -
 
 def add_box_options(p: argparse.ArgumentParser, can_turn_off: bool = True) -> None:
     """--cluster, --memory-mb (and --no-box) for the commands that play games."""
-    p.add_argument("--cluster", metavar="ADDRESS",
+    p.add_argument("--cluster", type=cluster_address, metavar="ADDRESS",
                    help="play the games on a Dask scheduler (tcp://HOST:PORT) instead of the local pool")
     p.add_argument("--memory-mb", type=positive_int, default=grade.BOX_MEMORY_MB, metavar="MB",
                    help=f"address space a student file may use (default {grade.BOX_MEMORY_MB})")
@@ -177,18 +195,32 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress (same as --progress none)")
 
 
-def add_resume_options(p: argparse.ArgumentParser) -> None:
+def add_analyser_options(p: argparse.ArgumentParser) -> None:
+    """--analyser and --nodes: the game review's analyser (harness/analysis)."""
+    p.add_argument("--analyser", default=None, metavar="SPEC",
+                   help="cs3243: uci:PATH[,nodes=N], a UCI engine that loads cs3243.ini (default: Fairy-Stockfish "
+                        "from PATH or /usr/games); nthu, congo: ab[,nodes=N], our own search (the default)")
+    p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
+                   help="nodes the analyser searches per position (default: cs3243 10000, nthu 3000, congo 1500; "
+                        "see docs/analysis.md)")
+
+
+def add_resume_options(p: argparse.ArgumentParser, keep_previous: bool = False) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--resume", action="store_true",
                        help="continue an interrupted run in --out, playing only the missing games")
     group.add_argument("--force", action="store_true",
                        help="start over in an --out that already holds games (they are discarded)")
+    if keep_previous:
+        group.add_argument("--keep-previous", action="store_true",
+                           help="start a fresh report in an --out that already holds one, which is moved to "
+                                "OUT/previous/DATE_TIME/ first (make report does this)")
 
 
-def add_run_options(p: argparse.ArgumentParser, box: bool = True) -> None:
+def add_run_options(p: argparse.ArgumentParser, box: bool = True, keep_previous: bool = False) -> None:
     p.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                    help="games played at once (default: the number of cores)")
-    add_resume_options(p)
+    add_resume_options(p, keep_previous)
     add_progress_options(p)
     p.add_argument("--openings", type=positive_int, default=None, metavar="PLIES",
                    help="strength testing: each pair of games starts from a position reached by PLIES "

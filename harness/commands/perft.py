@@ -9,8 +9,8 @@ def run(args) -> int:
     variant = variant_of(args)
     options = start_options(args, variant)
     if args.black:
-        if variant.name != "cs3243":
-            raise UsageError(f"--black is for cs3243 positions; {variant.name} takes the side from --fen")
+        if variant.name != "cs3243" or args.fen is not None:
+            raise UsageError("--black is for cs3243's --config and start positions; a FEN gives the side to move")
         options["to_move"] = BLACK
     state = variant.start(**options)
     print("depth nodes seconds", flush=True)

@@ -2,20 +2,24 @@
 game as a self-contained page with a board viewer)."""
 import os
 import sys
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
+from ..analysis.store import read_analyses
 from ..html_report import render_game_html
 from ..replay import load_record, record_lines
 from ..variants import find_variant
+from .common import UsageError
 
 
-def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None) -> None:
-    """The one-game HTML viewer (harness.html_report) for a record, written to `path`.
-    ValueError when the record is of another variant than `expected_variant` or cannot be read."""
+def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None,
+                    review: Optional[Dict[str, Any]] = None) -> None:
+    """The one-game HTML viewer (harness.html_report) for a record (with its review, if any),
+    written to `path`. ValueError when the record is of another variant than `expected_variant`
+    or cannot be read."""
     name = record.get("variant") or "cs3243"
     if expected_variant is not None and expected_variant != name:
         raise ValueError(f"the record is a game of {name}, not {expected_variant}")
-    page = render_game_html(record, find_variant(name), results_path=results)
+    page = render_game_html(record, find_variant(name), results_path=results, review=review)
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(page)
@@ -36,18 +40,16 @@ def run(args) -> int:
                 raise ValueError(f"'{results}' is a folder without a results.jsonl: pass a results file")
             results = found
         record = load_record(results, game)
+        review = read_analyses(results).get(record.get("game"))      # analysis.jsonl beside, if any
         if getattr(args, "html", None):
-            write_game_page(args.html, record, results, getattr(args, "variant", None))
+            write_game_page(args.html, record, results, getattr(args, "variant", None), review)
             print(f"written: {args.html}")
             return 0
-        for line in record_lines(record, getattr(args, "variant", None)):
+        for line in record_lines(record, getattr(args, "variant", None), review):
             print(line)
         sys.stdout.flush()
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:   # e.g. piped into `head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise UsageError(str(exc)) from None
     return 0
 
 

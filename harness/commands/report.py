@@ -3,12 +3,16 @@ import os
 import sys
 
 from .. import box, cluster, grade, players
+from ..analysis.run import analyse_games, check_analyser
 from ..check import check_summary
 from ..html_report import write_report_html
-from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, opponent_entry, plan_report, render_text, write_report
+from ..report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, add_reviews, build_report, keep_previous,
+                      opponent_entry, plan_report, render_text, write_report)
+from ..results import hold_folder
 from ..series import run_plans
 from ..variants.base import Variant
-from .common import (DEFAULT_OUT, UsageError, add_game_options, add_run_options, agent_spec, opponent_list,
+from .common import (DEFAULT_OUT, UsageError, add_analyser_options, add_game_options, add_run_options, agent_spec,
+                     opponent_list,
                      positive_int, positive_seconds, progress_mode, runs_in, series_limits, variant_of)
 
 
@@ -32,9 +36,20 @@ def run(args) -> int:
     agent_spec(args.agent, limits["variant"])
     for opponent in args.opponents:
         agent_spec(opponent, limits["variant"])
+    if args.analyse:         # an analyser that cannot start is one line now, before any game
+        check_analyser(args.analyser, limits["variant"], args.nodes)
     colours = ("white", "black") if args.colour == "both" or limits["openings"] else (args.colour,)
     laid_out = plan_report(args.agent, args.opponents, colours, args.games, args.out, **limits)
-    runs_in(args.out)      # before the check: a Ctrl-C from here on gets the resume hint
+    with hold_folder(args.out):      # one run at a time in --out
+        if args.keep_previous:
+            kept = keep_previous(args.out, [key for key, *_ in laid_out])
+            if kept and not args.quiet:
+                print(f"note: the previous report is kept in {kept}", file=sys.stderr, flush=True)
+        return _run(args, variant, limits, laid_out)
+
+
+def _run(args, variant: Variant, limits: dict, laid_out: list) -> int:
+    runs_in(args.out, "--keep-previous" if args.keep_previous else "")  # from here Ctrl-C gets the hint
     check = (check_summary(args.agent, limits["move_timeout"], grade.box_from_args(args))
              if players.is_file_spec(args.agent, limits["variant"]) else None)
     if check is not None and not check["accepted"] and not args.quiet:
@@ -68,6 +83,12 @@ def run(args) -> int:
         report["passed"] = course["passed"]
     if box.weaker(grade.box_from_args(args)):
         report["notes"].append(box.isolation(grade.box_from_args(args)))
+    if args.analyse:
+        reviewed = [(plan.results_path, r) for (_, _, colour, plan), records in zip(laid_out, all_records)
+                    for r in records if args.analyse == "all" or r["result"] != colour]
+        done = analyse_games(reviewed, args.analyser, args.nodes, jobs=args.jobs or os.cpu_count() or 1,
+                             progress=progress_mode(args))
+        add_reviews(report, {key: done.get(plan.results_path, {}) for key, _, _, plan in laid_out})
     write_report(args.out, report)
     html = write_report_html(args.out, report)
     print(render_text(report), end="")
@@ -92,5 +113,9 @@ def add_parser(sub) -> None:
     p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",
                    help="an agent whose thinking over one game passes this loses by game_time (default: the "
                         f"course's limit per game, cs3243 {COURSE_GAME_SECONDS:g}; congo and nthu none)")
-    add_run_options(p)
+    p.add_argument("--analyse", nargs="?", const="lost", choices=("lost", "all"), default=None,
+                   help="after the games, review them (harness analyse): the games the agent did not win "
+                        "(lost, the default) or all; report.md names each turning point")
+    add_analyser_options(p)
+    add_run_options(p, keep_previous=True)
     p.set_defaults(run=run)

@@ -4,7 +4,7 @@ import os
 from .. import box, cluster, grade, players, stats
 from ..html_report import write_series_html
 from ..report import directory_name
-from ..results import outcome
+from ..results import hold_folder, outcome
 from ..series import SeriesPlan, run_plans
 from .common import (DEFAULT_OUT, add_game_options, add_game_time_option, add_run_options, agent_spec, agents_help,
                      positive_int, progress_mode, runs_in, series_limits)
@@ -17,6 +17,11 @@ def run(args) -> int:
     out = args.out or os.path.join(DEFAULT_OUT, directory_name(f"{args.white}-vs-{args.black}"))
     plan = SeriesPlan(out=out, white=args.white, black=args.black, games=args.games,
                       swap=bool(limits["openings"]), **limits)
+    with hold_folder(out):           # one run at a time in --out
+        return _run(args, plan, limits, out)
+
+
+def _run(args, plan: SeriesPlan, limits: dict, out: str) -> int:
     runs_in(out)
     with cluster.connect(args.cluster) as executor:
         records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,

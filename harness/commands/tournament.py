@@ -2,6 +2,7 @@
 import os
 
 from .. import cluster, tournament
+from ..results import hold_folder
 from .common import (DEFAULT_OUT, UsageError, add_game_options, add_game_time_option, add_run_options, agent_spec,
                      positive_int, progress_mode, runs_in, series_limits)
 
@@ -16,7 +17,7 @@ def run(args) -> int:
         agent_spec(spec, limits["variant"])
     out = args.out or os.path.join(DEFAULT_OUT, "tournament")
     runs_in(out)
-    with cluster.connect(args.cluster) as executor:
+    with hold_folder(out), cluster.connect(args.cluster) as executor:    # one run at a time in --out
         report = tournament.run_tournament(args.players, args.games, out, jobs=args.jobs, executor=executor,
                                            resume=args.resume, force=args.force, progress=progress_mode(args),
                                            **limits)

@@ -51,6 +51,8 @@ class Termination(str, enum.Enum):
     TIMEOUT = "timeout"
     CRASH = "crash"
     GAME_TIME = "game_time"                   # the agent's thinking over the game ran out
+    # A human player (play --white human, serve) gave up: the other side wins
+    RESIGNATION = "resignation"
 
     def __str__(self) -> str:
         return self.value
@@ -234,3 +236,8 @@ class Variant:
     def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
         """Extra fields for a game's record (e.g. a start FEN); none by default."""
         return {}
+
+    def fen(self, state: Any) -> Optional[str]:
+        """The state as the text `game_options(fen=...)` reads back (the side to move included),
+        or None for a variant without one."""
+        return None

@@ -1,6 +1,6 @@
 """Congo (7x7, the course's "Congo-lite": lion, zebra, elephant, giraffe, pawn, superpawn) as a
-variant the referee plays like any other. The rules, editions and programs are those of
-/work/shared/spec/congo.md; docs/congo.md says what this package chose where the spec is silent.
+variant the referee plays like any other. The rules, editions and programs are the course's, as
+docs/congo.md restates them with what this package chose where the course is silent.
 
 A state is an immutable `State`: the board (see `rules`: 49 ints, a1 = 0, a2 = 1, ..., g7 = 48),
 the side to move, the move number, the plies played since the start, the edition (2021: no
@@ -164,6 +164,9 @@ class CongoVariant(Variant):
 
     def square_names(self) -> Tuple[List[str], List[str]]:
         return list(rules.FILES), [str(r) for r in range(rules.SIZE, 0, -1)]
+
+    def fen(self, state: State) -> str:
+        return state.fen
 
     def perft(self, state: State, depth: int) -> int:
         """The generic count (a finished game has no moves beyond it), on the raw board."""

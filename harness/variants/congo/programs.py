@@ -53,8 +53,9 @@ def piece_letter(text: str) -> int:
 depth_value = whole_number(0)
 
 
-def build_parser(prog: str = PROG) -> Parser:
-    parser = Parser(prog=prog, description="The course's Congo programs (one answer per input case).")
+def build_parser(prog: str = PROG, epilog: Optional[str] = None) -> Parser:
+    parser = Parser(prog=prog, description="The course's Congo programs (one answer per input case).",
+                    epilog=epilog)
     sub = parser.add_subparsers(dest="program", metavar="PROGRAM", parser_class=Parser)
     sub.required = True
     helps = {
@@ -168,11 +169,11 @@ def answer(program: str, options: argparse.Namespace, position: Position,
 
 def main(argv: Optional[Sequence[str]] = None, stdin: Optional[IO[str]] = None,
          stdout: Optional[IO[str]] = None, stderr: Optional[IO[str]] = None,
-         prog: str = PROG) -> int:
+         prog: str = PROG, epilog: Optional[str] = None) -> int:
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    parser = build_parser(prog)
+    parser = build_parser(prog, epilog)
     try:
         options = parser.parse_args(argv)
     except UsageError as exc:

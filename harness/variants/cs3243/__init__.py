@@ -6,9 +6,10 @@ The rules engine is `rules.Rules` (flat board of signed ints, tables built from 
 """
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..base import WHITE, Move, Outcome, Variant
+from ..base import BLACK, WHITE, Move, Outcome, Variant
 from . import board_text, fen
 from .config import read_config
+from .fen import from_fen
 from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, Position, course_move, interleave, move_from_name, move_name
 from .protocol import GameboardProtocol
 from .rules import RULES, perft
@@ -31,27 +32,47 @@ class CS3243(Variant):
 
     def game_options(self, fifty: Optional[int] = None, max_plies: Optional[int] = None,
                      config: Optional[str] = None, fen: Optional[str] = None) -> Dict[str, Any]:
-        """{"fifty", "max_plies", "start"}: the limits and the config file's position as
-        [[col, row, piece, colour], ...] in the course's dict order (None: the course's start).
-        ConfigError names the config file's bad line."""
-        if fen is not None:
-            raise ValueError("cs3243 starts from a config file (--config), not --fen")
+        """{"fifty", "max_plies", "start"} and, with --fen, "fen": the limits, the config file's
+        position as [[col, row, piece, colour], ...] in the course's dict order (None: the course's
+        start) or the FEN (either side to move; its halfmove clock counts toward --fifty).
+        ConfigError names the config file's bad line; ValueError (one line) a bad FEN."""
+        if config is not None and fen is not None:
+            raise ValueError("cs3243: give --config or --fen, not both")
         start = None
         if config is not None:
             setup = read_config(config)
             board = interleave(setup.white, setup.black)
             start = [[c, r, piece, colour] for (c, r), (piece, colour) in board.items()]
-        return {"fifty": DEFAULT_FIFTY_LIMIT if fifty is None else fifty,
-                "max_plies": DEFAULT_MAX_PLIES if max_plies is None else max_plies, "start": start}
+        options = {"fifty": DEFAULT_FIFTY_LIMIT if fifty is None else fifty,
+                   "max_plies": DEFAULT_MAX_PLIES if max_plies is None else max_plies, "start": start}
+        if fen is not None:
+            try:
+                self.start(fen=fen)
+            except ValueError as exc:
+                raise ValueError(f"--fen '{fen}': {exc}") from None
+            options["fen"] = fen
+        return options
 
     def start(self, start=None, to_move: str = WHITE, fifty: Optional[int] = None,
-              max_plies: Optional[int] = None, gameboard=None) -> Position:
-        """The course's start, or a position given as `game_options`' rows or as a gameboard."""
-        if start is not None:
+              max_plies: Optional[int] = None, gameboard=None, fen: Optional[str] = None) -> Position:
+        """The course's start, or a position given as `game_options`' rows, as a gameboard or as
+        a FEN (`fen`: its side to move, halfmove clock and move number; the plies toward
+        `max_plies` count from it). ValueError for a FEN that is malformed or does not give each
+        side exactly one King."""
+        quiet, fullmove = 0, 1
+        if fen is not None:
+            gameboard, to_move, quiet, fullmove = from_fen(fen, RULES)
+            royal = RULES.piece_of[RULES.king].name
+            for colour in (WHITE, BLACK):
+                kings = sum(1 for piece, owner in gameboard.values() if piece == royal and owner == colour)
+                if kings != 1:
+                    raise ValueError(f"{colour} has {kings} {royal}s; a game needs exactly one per side")
+        elif start is not None:
             gameboard = {(c, r): (piece, colour) for c, r, piece, colour in start}
         return Position(gameboard, to_move, RULES,
                         fifty_limit=DEFAULT_FIFTY_LIMIT if fifty is None else fifty,
-                        max_plies=DEFAULT_MAX_PLIES if max_plies is None else max_plies)
+                        max_plies=DEFAULT_MAX_PLIES if max_plies is None else max_plies,
+                        quiet_plies=quiet, first_fullmove=fullmove)
 
     def to_move(self, state: Position) -> str:
         return state.to_move
@@ -96,6 +117,12 @@ class CS3243(Variant):
     def perft(self, state: Position, depth: int) -> int:
         """The course's perft: a sequence ends only when a King is captured."""
         return perft(RULES, state.board, state.side, depth)
+
+    def fen(self, state: Position) -> str:
+        """The position's FEN, its move number counted on from the game's first position's."""
+        first = state.to_move if state.plies % 2 == 0 else (BLACK if state.to_move == WHITE else WHITE)
+        offset = state.first_fullmove - 1       # a start from a FEN keeps its move number
+        return fen.position_fen(state, offset + fen.fullmove_number(first, state.plies))
 
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}

@@ -262,7 +262,7 @@ def record_fields(start, moves: Sequence[Move]) -> Dict[str, Union[str, List[str
     ``start_fen`` and ``engine_moves`` (every ply in engine notation, in order), for a game that
     started at the `game.Position` `start`."""
     return {
-        "start_fen": position_fen(start),
+        "start_fen": position_fen(start, getattr(start, "first_fullmove", 1)),
         "engine_moves": [engine_move(start.rules, m) for m in moves],
     }
 

@@ -86,11 +86,11 @@ class Position:
     """One CS3243 state (treat every field as read-only; `advance` makes the next state)."""
 
     __slots__ = ("rules", "gameboard", "board", "side", "plies", "quiet_plies", "fifty_limit",
-                 "max_plies", "king_taken_by")
+                 "max_plies", "king_taken_by", "first_fullmove")
 
     def __init__(self, gameboard: Optional[Gameboard] = None, to_move: str = WHITE, rules: Rules = RULES,
                  fifty_limit: int = DEFAULT_FIFTY_LIMIT, max_plies: int = DEFAULT_MAX_PLIES,
-                 quiet_plies: int = 0, plies: int = 0):
+                 quiet_plies: int = 0, plies: int = 0, first_fullmove: int = 1):
         self.rules = rules
         self.gameboard: Gameboard = dict(start_gameboard(rules) if gameboard is None else gameboard)
         self.board = board_from_gameboard(self.gameboard, rules)
@@ -100,6 +100,7 @@ class Position:
         self.fifty_limit = fifty_limit
         self.max_plies = max_plies
         self.king_taken_by = 0            # the side that captured a King on the last ply
+        self.first_fullmove = first_fullmove  # the FEN move number of the game's first position
 
     @property
     def to_move(self) -> str:

@@ -91,6 +91,9 @@ class NthuVariant(Variant):
     def to_fen(self, state: State) -> str:
         return to_fen(state)
 
+    def fen(self, state: State) -> str:
+        return to_fen(state)
+
     def describe(self, state: State) -> str:
         return (f"step limit {core.STEP_LIMIT} plies (material decides), king threat wins, "
                 f"no move loses; ply {state.plies}")

@@ -13,7 +13,8 @@ Faults, scored as the course scores them (the player loses):
 - a group that is not one of the mover's moves: the group is returned as text ("5 2 9 9"), which
   the variant does not read as a move, so the referee records an illegal move;
 - a program stopped at the limit keeps a valid move it had already written.
-A file that is not executable but ends in .py is run with this Python.
+A file that is not executable but ends in .py is run with this Python. The program's environment
+is `harness.untrusted_env`'s (its working folder as HOME and TMPDIR), nothing of the grader's.
 """
 import os
 import shutil
@@ -24,6 +25,7 @@ import tempfile
 from typing import List, Optional
 
 from harness.agent import Agent, AgentCrash, AgentError, AgentTimeout
+from harness.untrusted_env import untrusted_env
 
 from . import move_from_course
 from .files import read_action, state_text
@@ -36,6 +38,8 @@ OUTPUT_LIMIT = 20000
 
 class ProgramAgent(Agent):
     def __init__(self, path: str, timeout: float = COURSE_TIMEOUT, grace: float = GRACE):
+        if os.path.isdir(path):
+            raise AgentError(f"program '{path}' is a folder: give the program file in it")
         if not os.path.isfile(path):
             raise AgentError(f"program '{path}' does not exist")
         self.path = os.path.abspath(path)
@@ -72,7 +76,7 @@ class ProgramAgent(Agent):
             try:
                 proc = subprocess.Popen(self.command(), cwd=self.workdir, stdin=subprocess.DEVNULL,
                                         stdout=out, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+                                        env=untrusted_env(self.workdir), start_new_session=True)
             except OSError as e:
                 raise AgentCrash(f"cannot start {self.path}: {e.strerror or e}",
                                  e.__class__.__name__) from None

@@ -1,0 +1,37 @@
+"""`serve`: the local web app (harness/web): play any agent in the browser, watch two agents, ask
+what an agent would play, step through a results.jsonl. See docs/serve.md."""
+import sys
+
+from ..argtypes import whole_number
+from .common import UsageError, positive_seconds
+
+port_number = whole_number(0)
+
+
+def run(args) -> int:
+    if args.port > 65535:
+        raise UsageError(f"--port {args.port}: a port is at most 65535")
+    from ..web.app import Offer, Settings          # the web framework is loaded by this command only
+    from ..web.server import ServeError, serve
+    settings = Settings(Offer.build(args.agent), move_timeout=args.move_timeout)
+    try:
+        serve(settings, args.host, args.port, say=lambda text: print(text, flush=True),
+              warn=lambda text: print(text, file=sys.stderr, flush=True))
+    except ServeError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("serve", help="a local web app: play agents in the browser, watch them, probe positions, "
+                                     "step through a results.jsonl")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine only; anything else is warned about)")
+    p.add_argument("--port", type=port_number, default=8000, help="the port (default 8000; 0: any free port)")
+    p.add_argument("--agent", action="append", default=[], metavar="PATH",
+                   help="also offer this agent (a .py file with studentAgent, uci:PATH, nthu:PATH), named as given; "
+                        "repeat for more")
+    p.add_argument("--move-timeout", type=positive_seconds, default=None, metavar="SECONDS",
+                   help="a .py file or program agent loses a move it has not answered in this time "
+                        "(default: as in series, 30; nthu 10)")
+    p.set_defaults(run=run)

@@ -1,0 +1,386 @@
+"""The local web app (`serve`): a Starlette application whose JSON API the page uses and tests call
+(docs/serve.md lists every route with its answers).
+
+Trust no request: the Host header must be one of the server's own names (loopback by default), so
+a page on another site cannot reach it through DNS rebinding; a POST must carry JSON and, when the
+browser names its Origin, come from the app's own page; agents are only the names the server
+offers (the variant's built-ins and the files given with ``--agent``, named as given), never a
+path from a request; a config or results file is sent as its content, never named by path.
+Student files run as in `series`: the sandbox, the box, the same limits.
+"""
+import asyncio
+import json
+import os
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import players
+from ..agent import AgentError
+from ..box import BoxSettings
+from ..html_report import board_geometry, legend
+from ..play.session import HUMAN, Refused, Session, probe
+from ..variants import DEFAULT_VARIANT, find_variant, variant_names
+from .games import MAX_GAMES, Games, NotYourTurn
+from .records import RecordError, record_summaries, record_view
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STATIC = os.path.join(HERE, "static")
+# the only files served: name -> (file, type); style.css is the report viewer's own
+ASSETS = {"play.js": (os.path.join(STATIC, "play.js"), "text/javascript"),
+          "play.css": (os.path.join(STATIC, "play.css"), "text/css"),
+          "style.css": (os.path.join(os.path.dirname(HERE), "templates", "style.css"), "text/css")}
+MAX_BODY = 32 << 20          # bytes: a results.jsonl of thousands of games
+MAX_PACE = 5.0
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'")
+
+
+class BadRequest(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Offer:
+    """The agents the server offers: per variant, name -> spec (a built-in's name is its spec;
+    a file's name is the spec as given with --agent)."""
+    agents: Dict[str, Dict[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, files: Sequence[str]) -> "Offer":
+        """The built-ins of every variant plus each --agent spec in the variants that can play it;
+        AgentError (one line) for a spec no variant can play."""
+        offer = cls({name: {agent: agent for agent in players.builtin_names(name)} for name in variant_names()})
+        for spec in files:
+            playable = players.spec_variants(spec)
+            if not playable:
+                raise AgentError(f"unknown agent '{spec}': give a .py file, uci:PATH, nthu:PATH or a built-in name")
+            for name in playable:
+                players.check_spec(spec, name)
+                offer.agents[name].setdefault(spec, spec)
+        return offer
+
+    def spec(self, variant: str, name: Any) -> str:
+        """The spec behind an offered name (or 'human'); BadRequest for anything else."""
+        if name == HUMAN:
+            return HUMAN
+        offered = self.agents.get(variant, {})
+        if not isinstance(name, str) or name not in offered:
+            shown = name if isinstance(name, str) else json.dumps(name)
+            raise BadRequest(400, f"unknown agent '{shown[:100]}' for {variant}: the server offers "
+                                  f"{', '.join(offered)}")
+        return offered[name]
+
+
+@dataclass
+class Settings:
+    """How the server plays: what it offers, the per-move limit for files and programs (None: the
+    variant's default, as in series), the box, and how many games it keeps."""
+    offer: Offer
+    move_timeout: Optional[float] = None
+    box: Optional[BoxSettings] = field(default_factory=BoxSettings)
+    max_games: int = MAX_GAMES
+    hosts: Sequence[str] = LOOPBACK
+
+    def timeout(self, variant) -> float:
+        return players.move_timeout_for(variant, self.move_timeout)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def fail(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def body_of(request: Request) -> Dict[str, Any]:
+    """The request's JSON object; BadRequest for anything else."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise BadRequest(415, "send the request body as JSON (Content-Type: application/json)")
+    try:
+        data = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest(400, "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest(400, "the request body must be a JSON object")
+    return data
+
+
+def text_field(data: Dict[str, Any], key: str, required: bool = False) -> Optional[str]:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise BadRequest(400, f"'{key}' is missing")
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(400, f"'{key}' must be text")
+    return value
+
+
+def variant_field(data: Dict[str, Any]):
+    name = data.get("variant", DEFAULT_VARIANT)
+    if name not in variant_names():
+        raise BadRequest(400, f"unknown variant {json.dumps(name)[:60]}: use one of {', '.join(variant_names())}")
+    return find_variant(name)
+
+
+def seed_field(data: Dict[str, Any]) -> int:
+    seed = data.get("seed", 0)
+    if seed is None:
+        return 0
+    if type(seed) is not int or not 0 <= seed < 2 ** 63:
+        raise BadRequest(400, "'seed' must be a whole number >= 0")
+    return seed
+
+
+def start_state(variant, fen: Optional[str], config: Optional[str], config_name: str):
+    """The first state from a FEN or a config file's text (through the variant's own options)."""
+    if fen is not None and config is not None:
+        raise BadRequest(400, "give a FEN or a config file, not both")
+    try:
+        if config is None:
+            return variant.start(**variant.game_options(fen=fen.strip() if fen else None))
+        with tempfile.TemporaryDirectory(prefix="serve-") as folder:
+            path = os.path.join(folder, "config.txt")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(config)
+            try:
+                return variant.start(**variant.game_options(config=path))
+            except ValueError as exc:
+                raise ValueError(str(exc).replace(path, config_name)) from None
+    except ValueError as exc:
+        raise BadRequest(400, str(exc).splitlines()[0] if str(exc) else "bad start position") from None
+
+
+async def in_thread(stopping: threading.Event, work, *args):
+    """`work(*args)` in a daemon thread of its own (an agent's think may take its whole move time:
+    the server must not wait for it to stop); 503 once the server is stopping."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def settle(method, value):
+        if not future.done():
+            method(value)
+
+    def run():
+        try:
+            result = work(*args)
+        except BaseException as exc:   # handed to the request, which answers it
+            outcome = (future.set_exception, exc)
+        else:
+            outcome = (future.set_result, result)
+        try:
+            loop.call_soon_threadsafe(settle, *outcome)
+        except RuntimeError:           # the server has stopped meanwhile
+            pass
+
+    threading.Thread(target=run, name="request", daemon=True).start()
+    while True:
+        done, _ = await asyncio.wait({future}, timeout=0.2)
+        if done:
+            return future.result()
+        if stopping.is_set():
+            raise BadRequest(503, "the server is stopping")
+
+
+# ----------------------------------------------------------------------------- the app
+
+
+def create_app(settings: Settings) -> Starlette:
+    games = Games(settings.max_games)
+    stopping = threading.Event()      # set by the server on Ctrl-C: requests still waiting answer 503
+    with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as handle:
+        index_html = handle.read()
+
+    def guarded(handler):
+        async def endpoint(request: Request) -> Response:
+            origin = request.headers.get("origin")     # a browser's POST names the page it comes from
+            if request.method == "POST" and origin is not None and \
+                    urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
+                return fail(403, "requests from another site's page are refused")
+            try:
+                return await handler(request)
+            except BadRequest as exc:
+                return fail(exc.status, str(exc))
+        return endpoint
+
+    async def nothing(request: Request) -> Response:
+        return Response(status_code=204)
+
+    async def index(request: Request) -> Response:
+        return Response(index_html, media_type="text/html", headers={"Content-Security-Policy": CSP})
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ASSETS:
+            return fail(404, "no such file")
+        path, kind = ASSETS[name]
+        with open(path, encoding="utf-8") as handle:
+            return Response(handle.read(), media_type=kind, headers={"X-Content-Type-Options": "nosniff"})
+
+    async def variants(request: Request) -> Response:
+        out = []
+        for name in variant_names():
+            variant = find_variant(name)
+            out.append({"name": name, "title": variant.title, "board": board_geometry(variant),
+                        "legend": legend(variant), "start_fen": variant.fen(variant.start())})
+        return JSONResponse({"variants": out})
+
+    async def agents(request: Request) -> Response:
+        variant = variant_field(dict(request.query_params))
+        return JSONResponse({"variant": variant.name, "agents": [
+            {"name": name, "builtin": name in players.builtin_names(variant.name)}
+            for name in settings.offer.agents[variant.name]]})
+
+    async def new_game(request: Request) -> Response:
+        data = await body_of(request)
+        variant = variant_field(data)
+        white = settings.offer.spec(variant.name, data.get("white"))
+        black = settings.offer.spec(variant.name, data.get("black"))
+        seed = seed_field(data)
+        pace = data.get("pace", 0)
+        if type(pace) not in (int, float) or not 0 <= pace <= MAX_PACE:
+            raise BadRequest(400, f"'pace' must be a number of seconds from 0 to {MAX_PACE:g}")
+        start = start_state(variant, text_field(data, "fen"), text_field(data, "config"),
+                            os.path.basename(text_field(data, "config_name") or "config.txt")[:100])
+        session = Session(variant, white, black, seed, start, settings.timeout(variant), settings.box)
+        web = games.add(session, float(pace))
+        return JSONResponse(web.state(), status_code=201)
+
+    def game_of(request: Request):
+        web = games.get(request.path_params["game"])
+        if web is None:
+            raise BadRequest(404, f"no game '{request.path_params['game'][:40]}' (it may have ended long ago)")
+        return web
+
+    async def show_game(request: Request) -> Response:
+        return JSONResponse(game_of(request).state())
+
+    async def move(request: Request) -> Response:
+        web = game_of(request)
+        data = await body_of(request)
+        text = text_field(data, "move", required=True)
+        try:
+            state = web.move(text[:100])
+        except NotYourTurn as exc:
+            raise BadRequest(409, str(exc)) from None
+        except Refused as exc:
+            raise BadRequest(400, str(exc)) from None
+        return JSONResponse(state)
+
+    async def undo(request: Request) -> Response:
+        web = game_of(request)
+        try:
+            taken, state = web.undo()
+        except Refused as exc:
+            raise BadRequest(409, str(exc)) from None
+        return JSONResponse({**state, "taken": taken})
+
+    async def resign(request: Request) -> Response:
+        web = game_of(request)
+        try:
+            web.resign()
+        except Refused as exc:
+            raise BadRequest(409, str(exc)) from None
+        return JSONResponse(web.state())
+
+    async def record(request: Request) -> Response:
+        record = game_of(request).record()
+        if record is None:
+            raise BadRequest(409, "the game is not over yet")
+        return JSONResponse({"game": 0, **record})
+
+    async def best(request: Request) -> Response:
+        data = await body_of(request)
+        if data.get("game") is not None:
+            variant, state = position_of(data)
+        else:
+            variant = variant_field(data)
+            state = start_state(variant, text_field(data, "fen", required=True), None, "")
+        outcome = variant.outcome(state)
+        if outcome is not None:
+            raise BadRequest(409, f"the game is over here ({outcome.reason})")
+        spec = settings.offer.spec(variant.name, data.get("agent"))
+        if spec == HUMAN:
+            raise BadRequest(400, "ask an agent, not a human")
+        found = await in_thread(stopping, probe, variant, state, spec, settings.timeout(variant), settings.box,
+                                        seed_field(data))
+        return JSONResponse(found.to_dict())
+
+    def position_of(data: Dict[str, Any]):
+        """(variant, state) of {"game": ID, "ply": K}: the position after K plies (default: now)."""
+        game_id = data.get("game")
+        web = games.get(game_id) if isinstance(game_id, str) else None
+        if web is None:
+            raise BadRequest(404, f"no game {json.dumps(game_id)[:40]}")
+        ply = data.get("ply")
+        with web.lock:
+            session = web.session
+            if ply is None or ply == len(session.plies):
+                return session.variant, session.game.state
+            if type(ply) is not int or not 0 <= ply < len(session.plies):
+                raise BadRequest(400, f"'ply' must be a whole number from 0 to {len(session.plies)}")
+            return session.variant, session.plies[ply].state_before
+
+    async def records(request: Request) -> Response:
+        data = await body_of(request)
+        results = text_field(data, "results", required=True)
+        found, notes = await in_thread(stopping, record_summaries, results, text_field(data, "analysis"))
+        if not found:
+            raise BadRequest(400, "; ".join(notes) if notes else "the file holds no game records")
+        return JSONResponse({"games": found, "notes": notes})
+
+    async def record_game(request: Request) -> Response:
+        data = await body_of(request)
+        results = text_field(data, "results", required=True)
+        number = data.get("game")
+        if type(number) is not int:
+            raise BadRequest(400, "'game' must be a game number")
+        try:
+            view = await in_thread(stopping, record_view, results, number, text_field(data, "analysis"))
+        except RecordError as exc:
+            raise BadRequest(400, str(exc)) from None
+        return JSONResponse(view)
+
+    routes = [
+        Route("/", index),
+        Route("/static/{name}", asset),
+        Route("/favicon.ico", nothing),
+        Route("/api/variants", guarded(variants)),
+        Route("/api/agents", guarded(agents)),
+        Route("/api/games", guarded(new_game), methods=["POST"]),
+        Route("/api/games/{game}", guarded(show_game)),
+        Route("/api/games/{game}/moves", guarded(move), methods=["POST"]),
+        Route("/api/games/{game}/undo", guarded(undo), methods=["POST"]),
+        Route("/api/games/{game}/resign", guarded(resign), methods=["POST"]),
+        Route("/api/games/{game}/record", guarded(record)),
+        Route("/api/best", guarded(best), methods=["POST"]),
+        Route("/api/records", guarded(records), methods=["POST"]),
+        Route("/api/records/game", guarded(record_game), methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, max_body_size=MAX_BODY,
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed_names(settings.hosts)))])
+    app.state.games = games
+    app.state.stopping = stopping
+    return app
+
+
+def allowed_names(hosts: Sequence[str]) -> List[str]:
+    """The Host header values (without port) the server answers: IPv6 addresses in brackets."""
+    names = []
+    for host in hosts:
+        names.append(f"[{host}]" if ":" in host and not host.startswith("[") else host)
+    return names

@@ -1,0 +1,117 @@
+"""Untrusted processes start with a clean environment (harness/untrusted_env.py): a token in the
+grader's environment reaches neither a student's file (boxed or --no-box) nor a program; and a
+file that writes to the harness's channel loses with a reason that says so (issue 34)."""
+import json
+import os
+import stat
+import sys
+import tempfile
+
+import pytest
+
+from harness import box, cli
+from harness.sandbox import CHANNEL, well_formed
+from harness.untrusted_env import untrusted_env
+from harness.variants.base import WHITE
+from harness.variants.nthu import VARIANT
+from harness.variants.nthu.program import ProgramAgent
+
+HOSTILE = os.path.join(os.path.dirname(__file__), "fixtures", "hostile")
+SECRET = "sk-test-123"
+
+
+@pytest.fixture
+def grader_env(monkeypatch):
+    """The grader's environment holds a token; the locale is fixed so the expected one is known."""
+    monkeypatch.setenv("CODEPOST_API_KEY", SECRET)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    return {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+
+
+def one_game(white, tmp_path, capsys, *flags):
+    out = tmp_path / "series"
+    assert cli.main(["series", "--white", white, "--black", "dummy", "--games", "1", "--max-plies", "4",
+                     "--out", str(out), "--progress", "none", "--jobs", "1", *flags]) == 0
+    capsys.readouterr()
+    with open(out / "results.jsonl") as handle:
+        return json.loads(handle.readline())
+
+
+def environments(printed):
+    return [json.loads(line[4:]) for line in printed.splitlines() if line.startswith("ENV ")]
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-box",)], ids=["boxed", "no-box"])
+def test_a_file_sees_none_of_the_graders_environment(grader_env, tmp_path, capsys, flags):
+    record = one_game(os.path.join(HOSTILE, "env_reader.py"), tmp_path, capsys, *flags)
+    printed = record["printed"]["white"]
+    assert SECRET not in printed and "CODEPOST" not in printed
+    seen = environments(printed)
+    assert len(seen) == 3                 # at import and on each of its two moves
+    boxed = not flags and box.bwrap()[0] is not None
+    scratch = box.BOX_TMP if boxed else tempfile.gettempdir()
+    expected = {**grader_env, "HOME": scratch, "TMPDIR": scratch}
+    if boxed:
+        expected["PWD"] = HOSTILE         # bwrap's --chdir says where the file's folder is
+    for env in seen:
+        limits = env.pop(box.ENV, None)
+        assert env == expected
+        assert (limits is not None) == (not flags)      # the box's settings, and only with the box
+        if limits is not None:
+            assert json.loads(limits)["as"] == 2048 << 20
+
+
+def test_a_program_sees_none_of_the_graders_environment(grader_env, tmp_path):
+    program = tmp_path / "player.py"
+    program.write_text(f"#!{sys.executable}\n"
+                       "import json, os, sys\n"
+                       "print('ENV ' + json.dumps(dict(os.environ)))\n"
+                       "open(sys.argv[2], 'w').write('4 3 3 3\\n')\n")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    agent = ProgramAgent(str(program))
+    agent.start_game(WHITE, 0)
+    workdir = agent.workdir
+    try:
+        move = agent.choose_move(VARIANT.start(), WHITE, None)
+    finally:
+        agent.close()
+    assert VARIANT.move_name(move) == "d2d3"
+    assert environments(agent.printed_output()) == [{**grader_env, "HOME": workdir, "TMPDIR": workdir}]
+
+
+def test_the_environment_is_named_in_one_place(monkeypatch):
+    monkeypatch.setenv("CODEPOST_API_KEY", SECRET)
+    monkeypatch.setenv("PATH", "/opt/bin:/usr/bin")
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
+    monkeypatch.delenv("LANG", raising=False)
+    assert untrusted_env("/scratch", {"MINICHESS_BOX": "{}"}) == {
+        "PATH": "/opt/bin:/usr/bin", "LANG": "C.UTF-8", "LC_ALL": "de_DE.UTF-8", "HOME": "/scratch",
+        "TMPDIR": "/scratch", "MINICHESS_BOX": "{}"}
+    monkeypatch.delenv("PATH")
+    assert untrusted_env("/s")["PATH"] == "/usr/local/bin:/usr/bin:/bin"
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-box",)], ids=["boxed", "no-box"])
+def test_junk_on_the_channel_is_named_as_such(tmp_path, capsys, flags):
+    record = one_game(os.path.join(HOSTILE, "channel_junk.py"), tmp_path / "move", capsys, *flags)
+    assert (record["result"], record["reason"]) == ("black", "crash")
+    assert record["error"] == f"White: {CHANNEL}: b'1'"
+    record = one_game(os.path.join(HOSTILE, "channel_forged.py"), tmp_path / "import", capsys, *flags)
+    assert (record["result"], record["reason"]) == ("black", "crash")
+    assert record["error"] == f"White: {CHANNEL}: b'{{}}'"
+
+
+def test_only_the_workers_own_messages_are_read():
+    good_move = {"ok": True, "move": [["d", 1], ["d", 2]], "exact": True, "repr": "(('d', 1), ('d', 2))",
+                 "mutated": None, "seconds": 0.1}
+    assert well_formed(good_move, "ok")
+    assert well_formed({"ok": True, "move": None, "repr": "5", "mutated": {"rows": None}}, "ok")
+    assert well_formed({"ok": False, "error": "ValueError: x", "line": 3}, "ok")
+    assert well_formed({"ready": True}, "ready") and well_formed({"ready": False, "error": "x"}, "ready")
+    for forged in (1, [], {}, {"ok": 1}, {"ready": True}, {**good_move, "move": 5},
+                   {**good_move, "move": [["d", "1"], ["d", 2]]}, {**good_move, "mutated": {"rows": 7}},
+                   {**good_move, "mutated": {"rows": [[1, 2]]}}, {**good_move, "mutated": []},
+                   {**good_move, "repr": 5}, {"ok": False, "error": 3}, {"ok": False, "line": "3"}):
+        assert not well_formed(forged, "ok"), forged
+    assert not well_formed({"ok": True}, "ready")

@@ -1,0 +1,266 @@
+"""The web app's JSON API (harness/web) through Starlette's test client: every answer of the issue
+(201, 200, 400, 404, 409), the Host and Origin checks, agents only by offered names, a crashing
+and a hanging agent file losing while the server goes on, the probe, undo, a game that plays
+itself, and a results.jsonl with its analysis stepped through."""
+import json
+import re
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from harness.box import BoxSettings
+from harness.referee import play_game
+from harness.game import Game
+from harness.players import build
+from harness.variants import find_variant
+from harness.web.app import Offer, Settings, create_app
+
+HOSTILE = "tests/fixtures/hostile"
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def app():
+    offer = Offer.build([f"{HOSTILE}/raises.py", f"{HOSTILE}/hang.py", "tests/fixtures/first_pawn_forward.py"])
+    app = create_app(Settings(offer, move_timeout=1.0, box=BoxSettings()))
+    yield app
+    app.state.games.close()
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        yield client
+
+
+def post(client, path, body, **headers):
+    return client.post(path, content=json.dumps(body), headers={**JSON, **headers})
+
+
+def until(client, game_id, done, seconds=30.0):
+    """The game's state once done(state) (the agents play in the background)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        state = client.get(f"/api/games/{game_id}").json()
+        if done(state) or time.monotonic() > deadline:
+            return state
+        time.sleep(0.05)
+
+
+def test_the_agents_offered_are_the_builtins_and_the_files_given(client):
+    answer = client.get("/api/agents?variant=cs3243")
+    assert answer.status_code == 200
+    assert [a["name"] for a in answer.json()["agents"]] == [
+        "dummy", "random", "greedy", "smart", "minimax", f"{HOSTILE}/raises.py", f"{HOSTILE}/hang.py",
+        "tests/fixtures/first_pawn_forward.py"]
+    nthu = [a["name"] for a in client.get("/api/agents?variant=nthu").json()["agents"]]
+    assert nthu == ["baseline1", "baseline2", "baseline3", "baseline4", "random", "greedy", "ab"]
+    bad = client.get("/api/agents?variant=chess")
+    assert (bad.status_code, bad.json()) == (400, {"error": 'unknown variant "chess": use one of cs3243, nthu, congo'})
+
+
+def test_a_human_game_move_reply_and_every_refusal(client):
+    created = post(client, "/api/games", {"variant": "cs3243", "white": "human", "black": "greedy", "seed": 1})
+    assert created.status_code == 201
+    state = created.json()
+    game = state["id"]
+    assert {k: state[k] for k in ("variant", "to_move", "moves", "result", "reason")} == {
+        "variant": "cs3243", "to_move": "white", "moves": [], "result": None, "reason": None}
+    assert state["fen"] == "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1"
+    assert state["legal"] == ["a0b2", "e0f2", "e0d2", "f0g2", "f0e2", "a1b2", "b1b2", "c1c2", "d1d2", "e1e2",
+                              "f1f2", "g1f2"]
+    bad = post(client, f"/api/games/{game}/moves", {"move": "a3a4"})
+    assert (bad.status_code, bad.json()) == (400, {"error": "'a3a4' is not a move here: there is no piece on a3"})
+    assert post(client, f"/api/games/{game}/moves", {"move": 12}).status_code == 400
+    moved = post(client, f"/api/games/{game}/moves", {"move": "b1b2"})
+    assert moved.status_code == 200 and moved.json()["moves"][0] == "b1b2"
+    state = until(client, game, lambda s: len(s["moves"]) == 2)
+    assert state["moves"] == ["b1b2", "f6g4"] and state["to_move"] == "white" and state["human_to_move"]
+    assert len(state["positions"]) == 3
+    undone = post(client, f"/api/games/{game}/undo", {})
+    assert (undone.status_code, undone.json()["taken"], undone.json()["moves"]) == (200, 2, [])
+    nothing = post(client, f"/api/games/{game}/undo", {})
+    assert (nothing.status_code, nothing.json()) == (409, {"error": "there is no move of yours to take back"})
+    resigned = post(client, f"/api/games/{game}/resign", {})
+    assert (resigned.json()["result"], resigned.json()["reason"]) == ("black", "resignation")
+    late = post(client, f"/api/games/{game}/moves", {"move": "b1b2"})
+    assert (late.status_code, late.json()) == (409, {"error": "the game is over (resignation)"})
+    record = client.get(f"/api/games/{game}/record").json()
+    assert (record["game"], record["white"], record["black"], record["result"], record["reason"]) == (
+        0, "human", "greedy", "black", "resignation")
+    missing = post(client, "/api/games/nosuch/moves", {"move": "b1b2"})
+    assert (missing.status_code, missing.json()["error"]) == (404, "no game 'nosuch' (it may have ended long ago)")
+    assert client.get("/api/games/nosuch").status_code == 404
+
+
+def test_a_move_on_an_agents_turn_is_409_and_a_game_without_humans_plays_itself(client):
+    state = post(client, "/api/games", {"variant": "nthu", "white": "greedy", "black": "random", "seed": 3}).json()
+    answer = post(client, f"/api/games/{state['id']}/moves", {"move": "a2a3"})
+    assert answer.status_code == 409
+    assert answer.json()["error"] in ("it is White's turn, and greedy plays White", "it is Black's turn, and random plays Black",
+                                      f"the game is over ({until(client, state['id'], lambda s: s['result'])['reason']})")
+    final = until(client, state["id"], lambda s: s["result"])
+    # the same game as the referee plays it
+    variant = find_variant("nthu")
+    expected = play_game(build("greedy", variant=variant.name), build("random", variant=variant.name), 3, Game(variant))
+    assert (final["moves"], final["result"], final["reason"]) == (expected["moves"], expected["result"], expected["reason"])
+
+
+def test_a_boxed_agent_file_answers_move_after_move(client):
+    """The file's process outlives each reply: the game's thread that started it waits for the
+    human instead of ending (a boxed process dies with the thread that started it)."""
+    game = post(client, "/api/games", {"white": "human", "black": "tests/fixtures/first_pawn_forward.py"}).json()["id"]
+    for ply, move in ((2, "d1d2"), (4, "e1e2"), (6, "f1f2")):
+        assert post(client, f"/api/games/{game}/moves", {"move": move}).status_code == 200
+        state = until(client, game, lambda s: len(s["moves"]) == ply or s["result"])
+        assert (state["result"], state["error"], len(state["moves"])) == (None, None, ply)
+    assert state["moves"][1::2] == ["b5b4", "c5c4", "d5d4"]     # its first pawn in the dict, each time
+
+
+@pytest.mark.parametrize("fixture,reason,error", [
+    ("raises.py", "crash", "Black: ValueError: boom (raises.py line 5)"),
+    ("hang.py", "timeout", "Black: no answer within 1 s"),
+])
+def test_an_agent_file_that_crashes_or_hangs_loses_and_the_server_goes_on(client, fixture, reason, error):
+    state = post(client, "/api/games", {"white": "human", "black": f"{HOSTILE}/{fixture}"}).json()
+    post(client, f"/api/games/{state['id']}/moves", {"move": "d1d2"})
+    final = until(client, state["id"], lambda s: s["result"])
+    assert (final["result"], final["reason"], final["error"]) == ("white", reason, error)
+    assert client.get("/api/agents").status_code == 200
+
+
+@pytest.mark.parametrize("body,status,error", [
+    ({"white": "human", "black": "nosuch"}, 400,
+     "unknown agent 'nosuch' for cs3243: the server offers dummy, random, greedy, smart, minimax, "
+     f"{HOSTILE}/raises.py, {HOSTILE}/hang.py, tests/fixtures/first_pawn_forward.py"),
+    ({"white": "human", "black": "AB.py"}, 400, None),            # a path is never opened unless offered
+    ({"white": "human", "black": "/etc/passwd"}, 400, None),
+    ({"white": "human", "black": f"{HOSTILE}/raises.py", "variant": "nthu"}, 400, None),
+    ({"white": "human"}, 400, None),
+    ({"white": "human", "black": "greedy", "seed": -1}, 400, "'seed' must be a whole number >= 0"),
+    ({"white": "human", "black": "greedy", "seed": True}, 400, "'seed' must be a whole number >= 0"),
+    ({"white": "human", "black": "greedy", "variant": "chess"}, 400,
+     'unknown variant "chess": use one of cs3243, nthu, congo'),
+    ({"white": "human", "black": "greedy", "variant": "congo", "fen": "3l3/7 w 1"}, 400,
+     "--fen '3l3/7 w 1': 2 ranks in the board, expected 7"),
+    ({"white": "human", "black": "greedy", "pace": 60}, 400, "'pace' must be a number of seconds from 0 to 5"),
+])
+def test_bad_new_games_are_400_with_the_reason(client, body, status, error):
+    answer = post(client, "/api/games", body)
+    assert answer.status_code == status
+    if error is not None:
+        assert answer.json() == {"error": error}
+    else:
+        assert answer.json()["error"].startswith("unknown agent")
+
+
+def test_a_body_that_is_not_json_is_refused(client):
+    assert client.post("/api/games", content="white=human").status_code == 415
+    not_json = client.post("/api/games", content="{", headers=JSON)
+    assert (not_json.status_code, not_json.json()) == (400, {"error": "the request body is not JSON"})
+    assert post(client, "/api/games", ["human"]).json() == {"error": "the request body must be a JSON object"}
+
+
+def test_a_game_starts_from_a_fen_or_a_config_files_text(client):
+    fen = post(client, "/api/games", {"variant": "congo", "white": "human", "black": "random",
+                                      "fen": "3l3/7/7/7/7/P6/3L3 w 1"}).json()
+    assert fen["fen"] == "3l3/7/7/7/7/P6/3L3 w 1" and "d1d7" in fen["legal"]
+    won = post(client, f"/api/games/{fen['id']}/moves", {"move": "D1-D7"}).json()
+    assert (won["result"], won["reason"]) == ("white", "lion_capture")
+    black = post(client, "/api/games", {"white": "greedy", "black": "human", "seed": 1,
+                                        "fen": "nbqka1r/fpppppf/6e/7/1P5/F1PPPPF/NBQKAER b - - 2 7"}).json()
+    assert (black["to_move"], black["human_to_move"], black["fen"]) == (
+        "black", True, "nbqka1r/fpppppf/6e/7/1P5/F1PPPPF/NBQKAER b - - 2 7")
+    moved = post(client, f"/api/games/{black['id']}/moves", {"move": "g4g3"}).json()
+    assert moved["fen"] == "nbqka1r/fpppppf/7/6e/1P5/F1PPPPF/NBQKAER w - - 3 8"
+    with open("config.txt", encoding="utf-8") as handle:
+        config = handle.read()
+    started = post(client, "/api/games", {"white": "human", "black": "greedy", "config": config}).json()
+    assert started["fen"] == "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1"
+    broken = post(client, "/api/games", {"white": "human", "black": "greedy", "config": "Rows:7\nCols:9\n",
+                                         "config_name": "../../etc/mine.txt"})
+    assert (broken.status_code, broken.json()) == (400, {"error": "mine.txt:2: Cols is 9, expected 7"})
+
+
+def test_the_probe_answers_for_a_game_a_past_ply_and_a_fen(client):
+    state = post(client, "/api/games", {"white": "human", "black": "greedy", "seed": 1}).json()
+    found = post(client, "/api/best", {"game": state["id"], "agent": "minimax"})
+    assert found.status_code == 200
+    assert (found.json()["move"], found.json()["score"]) == ("g1f2", {"cp": -150})
+    assert found.json()["seconds"] >= 0
+    pawn = post(client, "/api/best", {"game": state["id"], "ply": 0, "agent": "tests/fixtures/first_pawn_forward.py"})
+    assert pawn.json()["move"] == "b1b2" and "score" not in pawn.json()
+    nthu = post(client, "/api/best", {"variant": "nthu", "fen": "kqbnr/ppppp/5/5/PPPPP/RNBQK w 0", "agent": "ab"}).json()
+    nthu_variant = find_variant("nthu")
+    assert nthu["move"] in [nthu_variant.move_name(m) for m in nthu_variant.legal_moves(nthu_variant.start())]
+    assert set(nthu["score"]) == {"cp"}           # the search's own score (a pawn = 100)
+    by_fen = post(client, "/api/best", {"variant": "cs3243", "fen": state["fen"], "agent": "minimax"}).json()
+    assert (by_fen["move"], by_fen["score"]) == ("g1f2", {"cp": -150})      # the same position, by its FEN
+    crash = post(client, "/api/best", {"game": state["id"], "agent": f"{HOSTILE}/raises.py"}).json()
+    assert (crash["move"], crash["error"]) == (None, "ValueError: boom (raises.py line 5)")
+    assert post(client, "/api/best", {"game": state["id"], "agent": "nosuch"}).status_code == 400
+    assert post(client, "/api/best", {"game": "nosuch", "agent": "greedy"}).status_code == 404
+    over = post(client, "/api/best", {"variant": "congo", "fen": "3l3/7/7/7/7/7/3L3 w 1", "agent": "greedy"})
+    assert (over.status_code, over.json()) == (409, {"error": "the game is over here (lions_only)"})
+
+
+def test_the_host_header_must_be_the_servers_own_name(app):
+    for host in ("evil.example", "127.0.0.1.evil.example"):
+        with TestClient(app, base_url=f"http://{host}:8000") as stranger:
+            answer = stranger.get("/api/agents")
+            assert (answer.status_code, answer.text) == (400, "Invalid host header")
+    with TestClient(app, base_url="http://localhost:8000") as local:
+        assert local.get("/api/agents").status_code == 200
+
+
+def test_a_post_from_another_sites_page_is_refused(client):
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999"):
+        answer = post(client, "/api/games", {"white": "human", "black": "greedy"}, Origin=origin)
+        assert (answer.status_code, answer.json()) == (403, {"error": "requests from another site's page are refused"})
+    same = post(client, "/api/games", {"white": "human", "black": "greedy"}, Origin="http://127.0.0.1:8000")
+    assert same.status_code == 201
+
+
+def test_the_page_and_its_files_are_served_by_the_app_and_nothing_else(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'none'" in page.headers["content-security-policy"]
+    assert 'src="/static/play.js"' in page.text
+    assert not re.search(r'(src|href)="(https?:)?//', page.text)          # nothing from another server
+    script = client.get("/static/play.js")
+    assert script.status_code == 200 and re.findall(r"https?://[^\"]*", script.text) == ["http://www.w3.org/2000/svg"]
+    assert client.get("/static/style.css").status_code == 200
+    assert client.get("/static/..%2Fapp.py").status_code == 404
+    assert client.get("/static/app.py").status_code == 404
+
+
+def test_a_results_file_and_its_analysis_are_stepped_through(client):
+    variant = find_variant("cs3243")
+    records = [{"game": i, **play_game(build("greedy"), build("random"), i, Game(variant))} for i in range(2)]
+    results = "".join(json.dumps(r) + "\n" for r in records) + "{half a line\n"
+    moves = records[1]["moves"]
+    analysis = json.dumps({"game": 1, "variant": "cs3243", "analyser": "test", "plies": [
+        {"ply": 1, "colour": "white", "move": moves[0], "best": moves[0], "cp_before": 0, "mate_before": None,
+         "cp_after": 30, "mate_after": None, "win_before": 50.0, "win_after": 52.76, "accuracy": 100.0,
+         "judgement": None},
+        {"ply": 2, "colour": "black", "move": moves[1], "best": "a5a4", "cp_before": 30, "mate_before": None,
+         "cp_after": 400, "mate_after": None, "win_before": 52.76, "win_after": 80.1, "accuracy": 20.0,
+         "judgement": "blunder"}],
+        "accuracy": {"white": 100.0, "black": 20.0}, "turning_point": {"white": None, "black": 2}}) + "\n"
+    listed = post(client, "/api/records", {"results": results, "analysis": analysis}).json()
+    assert [(g["game"], g["white"], g["black"], g["analysed"]) for g in listed["games"]] == [
+        (0, "greedy", "random", False), (1, "greedy", "random", True)]
+    assert listed["notes"] == ["results.jsonl line 3: not a game record, skipped"]
+    game = post(client, "/api/records/game", {"results": results, "analysis": analysis, "game": 1}).json()
+    assert game["moves"] == moves and len(game["positions"]) == len(game["fens"]) == len(moves) + 1
+    assert game["fens"][0] == "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1"
+    # the review as the report's viewer shows it (html_report.review_data)
+    review = game["review"]
+    assert review["judgements"][:3] == [None, "blunder", None] and review["wins"][:3] == [50.0, 52.76, 80.1]
+    assert review["texts"][2] == (f"ply 2, Black {moves[1]}?? (best a5a4): +0.30 -> +4.00, Black's win 47.2 % -> "
+                                  f"19.9 %, accuracy 20.0, blunder")
+    assert review["summary"].startswith("accuracy White 100.0 %, Black 20.0 %; ")
+    missing = post(client, "/api/records/game", {"results": results, "game": 7})
+    assert (missing.status_code, missing.json()) == (400, {"error": "the file has no game 7"})
+    empty = post(client, "/api/records", {"results": "nothing\n"})
+    assert (empty.status_code, empty.json()) == (400, {"error": "results.jsonl line 1: not a game record, skipped"})
