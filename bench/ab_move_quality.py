@@ -8,7 +8,8 @@ each file for its move in --positions positions taken from recorded games (the `
 of bench/ab_vs_fsf.py: AB.py to move, plies --plies FIRST..LAST, spread evenly over the games,
 the same positions for every file) and has Fairy-Stockfish judge the moves: its score of the
 position at --judge-nodes nodes (`go nodes N`), and of each file's move (`go nodes N
-searchmoves MOVE`, `ucinewgame` before every search, so every verdict is repeatable). A
+searchmoves MOVE`; harness.uci's engine, `ucinewgame` before every search, so every verdict is
+repeatable; the FEN carries the plies since the last capture). A
 move's loss is the best score minus the move's, in the engine's centipawns (0 when the move is
 the engine's own choice or scores higher; mates count as 2000, so a loss is at most 4000).
 
@@ -28,6 +29,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 
@@ -38,39 +40,32 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 
 from ab_strength import ab_agent  # noqa: E402
 from ab_vs_opponent import replay  # noqa: E402
-from agents.uci import UciAgent  # noqa: E402
 from harness import stats  # noqa: E402
-from harness.variants.cs3243.fen import course_to_engine  # noqa: E402
+from harness.uci import UciEngine, parse_score  # noqa: E402
+from harness.variants.cs3243.fen import course_to_engine, to_fen  # noqa: E402
 from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 MATE_CP = 2000
+SEARCH_TIMEOUT = 600.0
 
 
-class Judge(UciAgent):
-    """Fairy-Stockfish asked for scores instead of moves."""
-
-    def score(self, start_fen: str, moves, searchmoves: str = "") -> tuple:
-        """(best move, score in centipawns for the side to move) after `moves` from start_fen."""
-        if self.proc is None:
-            self._start()
-        self._send("ucinewgame")
-        self._send(f"position fen {start_fen}" + (" moves " + " ".join(moves) if moves else ""))
-        self._send(f"go nodes {self.nodes}" + (f" searchmoves {searchmoves}" if searchmoves else ""))
-        seen: list = []
-        line = self._expect(lambda text: text.startswith("bestmove"), "bestmove", self.timeout, seen)
-        score = None
-        for info in seen:
-            words = info.split()
-            if "score" in words:
-                kind, value = words[words.index("score") + 1:words.index("score") + 3]
-                value = int(value)
-                score = value if kind == "cp" else (MATE_CP if value > 0 else -MATE_CP)
-        return line.split()[1], score
+def judge(engine: UciEngine, fen: str, nodes: int, searchmoves: str = "") -> tuple:
+    """(best move, score in centipawns for the side to move, mates as +-MATE_CP) of the position
+    `fen`, searched to `nodes` from a cleared hash (only among `searchmoves` when given)."""
+    if not engine.running:
+        engine.start()
+    engine.new_game()
+    line, infos = engine.search(fen, f"go nodes {nodes}" + (f" searchmoves {searchmoves}" if searchmoves else ""),
+                                SEARCH_TIMEOUT)
+    cp, mate = parse_score(infos)
+    return line.split()[1], cp if mate is None else (MATE_CP if mate > 0 else -MATE_CP)
 
 
 def positions(paths, count, first, last):
-    """(record, ply) pairs: AB.py to move at plies first..last, spread evenly over the games."""
+    """(record, ply) pairs: AB.py to move at plies first..last, spread evenly over the games
+    (each game's plies in an order shuffled by its opening seed, pair and colour; round after
+    round, one ply from each game)."""
     candidates = []
     for path in paths:
         with open(path, encoding="utf-8") as handle:
@@ -78,15 +73,13 @@ def positions(paths, count, first, last):
         for record in records:
             own = 0 if record["ab_colour"] == WHITE else 1
             plies = [k for k in range(first, min(last, record["plies"] - 1) + 1) if k % 2 == own]
+            random.Random(f"{record.get('opening_seed')}:{record.get('pair')}:{record['ab_colour']}").shuffle(plies)
             candidates.append((record, plies))
     chosen = []
-    round_ = 0
-    while len(chosen) < count and any(round_ < len(plies) for _, plies in candidates):
+    for round_ in range(max((len(plies) for _, plies in candidates), default=0)):
         for record, plies in candidates:
-            # every game's plies in a spread order: middle, then the quarters, ...
             if round_ < len(plies) and len(chosen) < count:
-                chosen.append((record, plies[(round_ * 7 + len(plies) // 2) % len(plies)]))
-        round_ += 1
+                chosen.append((record, plies[round_]))
     return chosen
 
 
@@ -105,7 +98,7 @@ def main(argv=None):
             print(f"error: '{path}' does not exist", file=sys.stderr)
             return 2
     chosen = positions(args.results, args.positions, *args.plies)
-    judge = Judge(args.engine, nodes=args.judge_nodes)
+    engine = UciEngine(args.engine)
     started = time.perf_counter()
     losses = {path: [] for path in args.ab}
     picks = {path: [] for path in args.ab}
@@ -115,8 +108,8 @@ def main(argv=None):
         for record, ply in chosen:
             game = replay(record["moves"][:ply])
             colour = WHITE if ply % 2 == 0 else BLACK
-            history = record["engine_moves"][:ply]
-            best, best_score = judge.score(record["start_fen"], history)
+            fen = to_fen(game)
+            best, best_score = judge(engine, fen, args.judge_nodes)
             verdicts = {best: best_score}
             for path in args.ab:
                 agent = ab_agent(path, args.budget)
@@ -125,12 +118,12 @@ def main(argv=None):
                 seconds[path] += time.perf_counter() - tick
                 agent.close()
                 if move not in verdicts:
-                    verdicts[move] = judge.score(record["start_fen"], history, move)[1]
+                    verdicts[move] = judge(engine, fen, args.judge_nodes, move)[1]
                 losses[path].append(min(2 * MATE_CP, max(0, best_score - verdicts[move])))
                 picks[path].append(move)
                 matches[path] += move == best
     finally:
-        judge.close()
+        engine.close()
     n = len(chosen)
     print(f"{n} positions (plies {args.plies[0]}-{args.plies[1]}, {len(args.results)} results files), "
           f"judged by {os.path.basename(args.engine)} at {args.judge_nodes} nodes, "
