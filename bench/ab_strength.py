@@ -52,6 +52,8 @@ from harness.referee import play_game  # noqa: E402
 
 BUDGET_NAME = "NODE_BUDGET"
 CAP_NAME = "GAME_CAP"
+# allowances derived from the budget: they keep their ratio to it when the budget is set
+CAP_NAMES = (CAP_NAME, "EXTRA_CAP")
 OPENING_PLIES = 2
 
 
@@ -65,10 +67,10 @@ def ab_agent(path, budget=None):
         raise SystemExit(f"{path} has no {BUDGET_NAME} constant to set")
     if budget is not None:
         default = getattr(module, BUDGET_NAME)
-        cap = getattr(module, CAP_NAME, None)
         setattr(module, BUDGET_NAME, budget)
-        if cap is not None:
-            setattr(module, CAP_NAME, cap * budget // default)
+        for name in CAP_NAMES:
+            if hasattr(module, name):
+                setattr(module, name, getattr(module, name) * budget // default)
     agent.name = f"AB@{getattr(module, BUDGET_NAME)}"
     return agent
 

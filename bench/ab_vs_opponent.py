@@ -18,10 +18,13 @@ Printed per file:
   values) is at most +300 after 40 and after 60 plies (a game already won counts as ahead);
 - think time: median seconds per move, and per game the median, the 99th percentile and the
   longest total;
-- nodes per game (the file's `GAME['nodes']` at the end: main search and quiescence, book
-  moves free): median, 99th percentile and most. Unlike seconds these are exact, so a change to
-  the budget can be judged on them whatever the machine's load; divide by the nodes per second
-  of bench/ab_speed.py on a quiet machine for the time.
+- nodes per game (the file's `GAME['nodes']` at the end, plus `GAME['extra']` if it has one:
+  main search and quiescence, book moves free): median, 99th percentile and most. Unlike
+  seconds these are exact, so a change to the budget can be judged on them whatever the
+  machine's load; divide by the nodes per second of bench/ab_speed.py on a quiet machine for
+  the time;
+- the games in which the strong-opponent boost fired (`GAME['extra']` above 0: nodes spent
+  beyond the plain budget), with those extra nodes.
 
 Against Minimax a draw comes about once in a few hundred games, so W/D/L needs thousands of games
 to tell two versions apart. Game length and the lead figures move long before: compare those.
@@ -95,7 +98,10 @@ def play(task):
             leads[game.plies - len(start)] = material_lead(game, colour)
 
     record = play_game(white, black, seed=seed, game=replay(start), on_move=observe)
-    nodes = getattr(ab.module, "GAME", {}).get("nodes")
+    state = getattr(ab.module, "GAME", {})
+    nodes, extra = state.get("nodes"), state.get("extra")
+    if nodes is not None and extra:
+        nodes += extra
     for agent in (white, black):
         agent.close()
     won = record["result"] == colour
@@ -105,7 +111,8 @@ def play(task):
             leads[ply] = WON_ALREADY
     return {"file": path, "seed": seed, "colour": colour, "outcome": outcome,
             "reason": record["reason"], "plies": record["plies"] - len(start), "leads": leads,
-            "seconds": record["think"][colour]["seconds"], "nodes": nodes, "error": record["error"]}
+            "seconds": record["think"][colour]["seconds"], "nodes": nodes, "extra": extra,
+            "error": record["error"]}
 
 
 def percentile(values, share):
@@ -140,6 +147,11 @@ def summary(path, games, long_game=LONG_GAME):
         lines.append(f"  nodes per game (exact, the machine's load aside): median {statistics.median(nodes):,.0f}, "
                      f"99th percentile {percentile(nodes, 0.99):,}, most {max(nodes):,} "
                      f"(seed {longest['seed']} as {longest['colour']}, {longest['plies']} plies)")
+    boosted = [g for g in games if g.get("extra")]
+    if any(g.get("extra") is not None for g in games):
+        lines.append(f"  strong-opponent boost (GAME['extra'] > 0): {len(boosted)} games"
+                     + "".join(f"; seed {g['seed']} as {g['colour']}: {g['extra']:,} extra nodes"
+                               for g in sorted(boosted, key=lambda g: (g['seed'], g['colour']))))
     return "\n".join(lines)
 
 

@@ -1,4 +1,5 @@
-"""bench/ab_vs_fsf.py --combine: runs of several opening seeds pooled, pairs kept apart by seed."""
+"""bench/ab_vs_fsf.py --combine: runs of several opening seeds pooled, pairs kept apart by seed;
+bench/ab_move_quality.py: which positions it takes from recorded games."""
 import argparse
 import json
 import os
@@ -7,6 +8,7 @@ import sys
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
 sys.path.append(BENCH)      # after the standard library: bench/html.py must not hide `html`
 
+import ab_move_quality  # noqa: E402
 import ab_vs_fsf  # noqa: E402
 
 
@@ -73,3 +75,22 @@ def test_each_opening_set_of_a_several_set_run_is_the_run_of_its_seed_alone():
     assert [(t["seed"], t["pair"], t["ab_colour"]) for t in both[4:]] == [
         (3244, 0, "White"), (3244, 0, "Black"), (3244, 1, "White"), (3244, 1, "Black")]
     assert len({t["game_seed"] for t in both}) == 8
+
+
+def test_move_quality_takes_the_agents_own_plies_in_range_one_game_after_the_other(tmp_path):
+    games = [{"opening_seed": 1, "pair": 0, "ab_colour": "White", "plies": 20},
+             {"opening_seed": 1, "pair": 0, "ab_colour": "Black", "plies": 15}]
+    path = write(tmp_path / "games.jsonl", games)
+    chosen = [(r["ab_colour"], ply) for r, ply in ab_move_quality.positions([path], 7, 8, 14)]
+    # White moves at even plies (8, 10, 12, 14), Black at odd ones below its last ply (9, 11, 13)
+    assert [colour for colour, _ in chosen] == ["White", "Black"] * 3 + ["White"]
+    assert sorted(p for c, p in chosen if c == "White") == [8, 10, 12, 14]
+    assert sorted(p for c, p in chosen if c == "Black") == [9, 11, 13]
+    assert ab_move_quality.positions([path], 7, 8, 14) == ab_move_quality.positions([path], 7, 8, 14)
+    assert len(ab_move_quality.positions([path], 3, 8, 14)) == 3
+
+
+def test_move_quality_names_a_missing_file_in_one_line(tmp_path, capsys):
+    missing = str(tmp_path / "none.jsonl")
+    assert ab_move_quality.main([missing, "--ab", "AB.py"]) == 2
+    assert capsys.readouterr().err == f"error: '{missing}' does not exist\n"
