@@ -70,12 +70,12 @@ def load_ab(divisor=1):
 
 
 def set_budget(module, nodes):
-    """Set the per-move node budget; the per-game allowances derived from it keep their ratio."""
+    """Set the per-move node budget; a per-game cap derived from it keeps its ratio."""
     default = getattr(module, BUDGET_NAME)
+    cap = getattr(module, "GAME_CAP", None)
     setattr(module, BUDGET_NAME, nodes)
-    for name in ("GAME_CAP", "EXTRA_CAP"):
-        if hasattr(module, name):
-            setattr(module, name, getattr(module, name) * nodes // default)
+    if cap is not None:
+        module.GAME_CAP = cap * nodes // default
 
 
 def ab_agent(divisor=1):
@@ -626,12 +626,10 @@ def test_a_pawn_on_the_far_row_counts_as_a_blocker_not_a_pawn():
         assert evaluate(black_far) - evaluate(black_before) >= 80
 
 
-def static_value(module, text, strong=False):
-    """AB.py's static evaluation (White's view, no 50-ply counter) of a crafted position;
-    strong: as against a strong opponent (Engine.set_opponent)."""
+def static_value(module, text):
+    """AB.py's static evaluation (White's view, no 50-ply counter) of a crafted position."""
     board = module.dict_to_flat(gb(text))
     engine = module.Engine()
-    engine.set_opponent(strong)
     engine.b = board
     engine.mat = [0, module.material(board, 1), module.material(board, -1)]
     return engine.evaluate(1, module.full_eval(board), 0)
@@ -663,18 +661,6 @@ def test_pieces_on_the_board_are_worth_keep_to_the_agent():
     assert static_value(module, queens) == module.KEEP * 1800 // module.TOTAL_NPM
     start = module.dict_to_flat(start_gameboard())
     assert module.material(start, 1) + module.material(start, -1) == module.TOTAL_NPM
-
-
-def test_against_a_strong_opponent_pieces_are_worth_strong_keep_and_a_draw_strong_contempt():
-    # a draw is worth having against a stronger opponent, and trades bring it closer
-    module = load_ab()
-    queens = "Ka0 Pb2 ka6 pb4 Qd1 qd5"
-    assert module.STRONG_KEEP < module.KEEP and module.STRONG_CONTEMPT < module.CONTEMPT
-    assert static_value(module, queens, strong=True) == module.STRONG_KEEP * 1800 // module.TOTAL_NPM
-    board = module.dict_to_flat(gb("Kd0 Ra0 kd4"))
-    engine = module.Engine()
-    engine.set_opponent(True)
-    assert engine.think(board, 49, 2000, [])[1] == -module.STRONG_CONTEMPT
 
 
 def test_a_fifty_ply_draw_scores_below_zero_for_the_agent():
@@ -731,82 +717,6 @@ def test_an_open_king_costs_kopen_w_per_square_a_queen_there_would_reach():
     assert module.KOPEN_W[8] == 3
     assert [tables[9][sq] - module.PST[9][sq] for sq in (3, 6)] == [-3 * 6, -3 * 18]
     assert tables[10] == module.PST[10]
-
-
-def budgets_in_a_game(scores, moves=14, **constants):
-    """The node budgets AB.py's search is given, move by move, in a game against Random in
-    which the k-th search reports scores(k) (the search replaced by a fake that uses its whole
-    budget and plays a safe move that does not take the King, so that the game goes on);
-    constants: module constants to set first."""
-    agent = ab_agent()
-    module = agent.module
-    for name, value in constants.items():
-        setattr(module, name, value)
-    budgets = []
-
-    def fake_think(board, hm, budget, seen, hard=None):
-        module.ENGINE.nodes = budget
-        module.ENGINE.depth_done = 1
-        score = scores(len(budgets))
-        budgets.append(budget)
-        board = list(board)
-        for move in module.all_moves(board, 1):
-            after = list(board)
-            after[move >> 6], after[move & 63] = after[move & 63], 0
-            if board[move >> 6] != -9 and not module.in_check(after, 1):
-                return move, score
-        return module._fallback(board), score
-
-    module.ENGINE.think = fake_think
-    record = play_game(agent, make_agent("random"), seed=5, game=Game(max_plies=2 * moves))
-    assert record["plies"] == 2 * moves and record["error"] is None
-    return module, budgets
-
-
-def test_a_level_game_gets_strong_mult_times_the_nodes_from_its_own_allowance():
-    # the course's opponents fall behind within a few moves; a game in which the lead (the
-    # score without the KEEP bonus: here about -150) stays at most LEVEL_LEAD for LEVEL_AFTER
-    # searched moves is against a strong one: every later move gets STRONG_MULT times the
-    # nodes, the extra counted against EXTRA_CAP and the plain share against GAME_CAP
-    module, budgets = budgets_in_a_game(lambda k: 0)
-    base, after, mult = module.NODE_BUDGET, module.LEVEL_AFTER, module.STRONG_MULT
-    assert mult > 1 and module.EXTRA_CAP > 0 and module.LEVEL_LEAD < module.KEEP
-    assert len(budgets) > after + 3
-    assert budgets[:after] == [base] * after
-    assert budgets[after:] == [base * mult] * (len(budgets) - after)
-    assert module.GAME["extra"] == (len(budgets) - after) * (mult - 1) * base
-    assert module.GAME["nodes"] == len(budgets) * base
-    assert module.ENGINE.keep == module.STRONG_KEEP
-    assert module.ENGINE.draw == [0, -module.STRONG_CONTEMPT, module.STRONG_CONTEMPT]
-
-
-def test_a_clear_lead_or_a_broken_streak_keeps_the_plain_budget():
-    module, budgets = budgets_in_a_game(lambda k: 600)
-    assert len(budgets) > module.LEVEL_AFTER + 3
-    assert set(budgets) == {module.NODE_BUDGET}
-    assert module.GAME["extra"] == 0 and module.GAME["level"] == 0
-    assert module.ENGINE.keep == module.KEEP and module.ENGINE.draw == [0, -module.CONTEMPT, module.CONTEMPT]
-    # level for LEVEL_AFTER - 1 moves, then one move ahead, then level again: the streak
-    # starts over, and the boost comes LEVEL_AFTER moves after the lead
-    after = module.LEVEL_AFTER
-    module, budgets = budgets_in_a_game(lambda k: 600 if k == after - 1 else 0, moves=2 * after + 4)
-    base = module.NODE_BUDGET
-    assert budgets[:2 * after] == [base] * (2 * after)
-    assert set(budgets[2 * after:]) == {base * module.STRONG_MULT} and len(budgets) > 2 * after
-
-
-def test_once_strong_the_boost_stays_until_its_allowance_is_spent():
-    # the opponent does not become weaker when the agent gets ahead: the boost stays; the
-    # last boosted move gets what is left of EXTRA_CAP, later moves the plain budget
-    base = 18000
-    extra_cap = 5 * base
-    module, budgets = budgets_in_a_game(lambda k: 0 if k < 6 else 900, moves=16,
-                                        NODE_BUDGET=base, GAME_CAP=36 * base, LEVEL_AFTER=6,
-                                        STRONG_MULT=3, EXTRA_CAP=extra_cap)
-    assert budgets[:6] == [base] * 6
-    assert budgets[6:10] == [3 * base, 3 * base, base + base, base]
-    assert set(budgets[10:]) == {base}
-    assert module.GAME["extra"] == extra_cap
 
 
 # -- 7. setUpBoard and import ------------------------------------------------------------------
