@@ -98,6 +98,10 @@ def main(argv=None):
             print(f"error: '{path}' does not exist", file=sys.stderr)
             return 2
     chosen = positions(args.results, args.positions, *args.plies)
+    if not chosen:
+        print(f"error: no position with AB.py to move at plies {args.plies[0]}-{args.plies[1]} "
+              f"in {', '.join(args.results)}", file=sys.stderr)
+        return 2
     engine = UciEngine(args.engine)
     started = time.perf_counter()
     losses = {path: [] for path in args.ab}

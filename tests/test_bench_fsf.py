@@ -94,3 +94,11 @@ def test_move_quality_names_a_missing_file_in_one_line(tmp_path, capsys):
     missing = str(tmp_path / "none.jsonl")
     assert ab_move_quality.main([missing, "--ab", "AB.py"]) == 2
     assert capsys.readouterr().err == f"error: '{missing}' does not exist\n"
+
+
+def test_move_quality_with_no_position_in_range_says_so_in_one_line(tmp_path, capsys):
+    path = write(tmp_path / "games.jsonl", [{"opening_seed": 1, "pair": 0, "ab_colour": "White", "plies": 6}])
+    ab = os.path.join(os.path.dirname(BENCH), "AB.py")
+    # (the engine is only checked to exist: no position, no search)
+    assert ab_move_quality.main([path, "--ab", ab, "--plies", "8", "80", "--engine", sys.executable]) == 2
+    assert capsys.readouterr().err == f"error: no position with AB.py to move at plies 8-80 in {path}\n"
