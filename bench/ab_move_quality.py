@@ -27,7 +27,6 @@ single moves at a fraction of the cost of games (docs/ab-design.md); a change is
 """
 import argparse
 import json
-import math
 import os
 import random
 import sys
@@ -140,10 +139,9 @@ def main(argv=None):
     base = args.ab[0]
     for path in args.ab[1:]:
         diffs = [b - a for a, b in zip(losses[base], losses[path])]
-        mean = sum(diffs) / n
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else float("nan")
+        mean, margin = stats.mean_with_margin(diffs) or (diffs[0], float("nan"))
         differ = sum(a != b for a, b in zip(picks[base], picks[path]))
-        print(f"{path} - {base}: mean loss {mean:+.1f} +- {stats.Z95 * sd / math.sqrt(n):.1f} cp "
+        print(f"{path} - {base}: mean loss {mean:+.1f} +- {margin:.1f} cp "
               f"(95 %, {n} positions, {differ} chosen differently)")
     return 0
 

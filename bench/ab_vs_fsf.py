@@ -192,9 +192,7 @@ def paired_line(nodes: int, base: List[dict], other: List[dict], label: str) -> 
     if len(common) < 2:
         return f"{label}nodes={nodes}: too few common pairs"
     diffs = [b[k] - a[k] for k in common]
-    mean = sum(diffs) / len(diffs)
-    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-    margin = stats.Z95 * math.sqrt(var / len(diffs))
+    mean, margin = stats.mean_with_margin(diffs)
     changed = sum(1 for d in diffs if d)
     return (f"{label}nodes={nodes}: score difference {100 * mean:+.1f} +- {100 * margin:.1f} points "
             f"(95 %, {len(common)} opening pairs, {changed} pairs scored differently)")

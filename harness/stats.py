@@ -9,6 +9,7 @@ Formulas, for W wins, D draws and L losses in N games:
 - sigma = sqrt((W/N)(1-s)^2 + (D/N)(1/2-s)^2 + (L/N)s^2) / sqrt(N); the margin is half the
   Elo width of s +/- 1.96 sigma (inf when that interval reaches 0 or 1);
 - LOS = 1/2 + 1/2 erf((W - L) / sqrt(2 (W + L))) (1/2 when W + L = 0);
+- a mean of n paired differences with margin z sqrt(sample variance / n);
 - Wilson interval for k of n: centre (p + z^2/2n) / (1 + z^2/n), half-width
   z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n), with p = k/n and z = 1.96.
 """
@@ -74,6 +75,17 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Optional[List[float]]
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def mean_with_margin(values: Sequence[float], z: float = Z95) -> Optional[Tuple[float, float]]:
+    """(mean, margin) of paired differences: the margin is z standard errors of the mean, from
+    the sample variance (n - 1); None for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, z * math.sqrt(variance / n)
 
 
 def _rounded(value: Optional[float], digits: int) -> Optional[float]:

@@ -51,3 +51,13 @@ def test_summary_is_what_report_json_gives_per_side():
         "win_wilson95": [0.3507, 0.7211], "not_lost_wilson95": [0.4671, 0.8203]}
     assert stats.summary(0, 0, 0) == {"score": None, "elo": None, "elo_margin": None, "los": 0.5,
                                       "win_wilson95": None, "not_lost_wilson95": None}
+
+
+def test_mean_with_margin_of_paired_differences():
+    # values 0, 0.5, 1, -0.5: mean 0.25, deviations -0.25, 0.25, 0.75, -0.75,
+    # variance (0.0625 + 0.0625 + 0.5625 + 0.5625) / 3 = 0.41667, se = sqrt(0.41667 / 4)
+    mean, margin = stats.mean_with_margin([0, 0.5, 1, -0.5])
+    assert mean == 0.25
+    assert abs(margin - stats.Z95 * math.sqrt(1.25 / 3 / 4)) < 1e-12
+    assert abs(margin - 0.63259) < 1e-4
+    assert stats.mean_with_margin([0.5]) is None and stats.mean_with_margin([]) is None
