@@ -41,8 +41,11 @@ Design
   pieces close).
 * Budget: there is no clock (the time module is not allowed), so the search
   is bounded by a node count, NODE_BUDGET (derived from it: a per-game
-  allowance GAME_CAP, after which moves get less).  A small opening book
-  (found offline by this engine) answers the first move.
+  allowance GAME_CAP, after which moves get less).  A game whose lead stays
+  level for several searched moves is against an opponent stronger than the
+  course's (they fall behind within a few moves): from then on each move
+  gets STRONG_MULT times the nodes, paid from a second allowance EXTRA_CAP.
+  A small opening book (found offline by this engine) answers the first move.
 * Module-level state follows the game between calls (positions seen, so
   repetitions count as draws in the search; the estimated number of plies
   since the last capture; nodes used), but the agent works without it.
@@ -57,6 +60,16 @@ from itertools import chain
 NODE_BUDGET = 18000
 # derived: a whole game may use at most this many nodes (later moves get less)
 GAME_CAP = 36 * NODE_BUDGET
+# a strong opponent: the course's five fall behind within a few moves, so a
+# game in which the agent's lead (its root score without the KEEP bonus) has
+# stayed at or below LEVEL_LEAD for LEVEL_AFTER searched moves in a row is
+# against something stronger; from then on every move gets STRONG_MULT times
+# the nodes, what it spends beyond the plain budget counted against its own
+# per-game allowance EXTRA_CAP
+LEVEL_LEAD = 0
+LEVEL_AFTER = 6
+STRONG_MULT = 3
+EXTRA_CAP = 100 * NODE_BUDGET
 # ---------------------------------------------------------------------------
 
 MATE = 100000
@@ -1341,7 +1354,7 @@ class Engine(object):
 ENGINE = Engine()
 
 # game-tracking state (module level; optional)
-GAME = {'after': None, 'hm_after': 0, 'seen': [], 'nodes': 0}
+GAME = {'after': None, 'hm_after': 0, 'seen': [], 'nodes': 0, 'extra': 0, 'level': 0}
 
 
 # Opening book: White's first move and its replies to each first move of
@@ -1442,17 +1455,37 @@ def _choose(gameboard):
     # node allowance: NODE_BUDGET per move while the game's allowance
     # (GAME_CAP) lasts, then shrinking smoothly down to NODE_BUDGET // 4
     used = GAME['nodes'] if seen else 0
+    extra = GAME['extra'] if seen else 0
+    level = GAME['level'] if seen else 0
     remaining = GAME_CAP - used
     budget = max(NODE_BUDGET // 4, min(NODE_BUDGET, remaining // 14))
     hard = max(budget, min(2 * budget, remaining // 6))
+    base = budget
+    boosted = level >= LEVEL_AFTER and extra < EXTRA_CAP
+    if boosted:
+        # a strong opponent: more nodes, the extra from EXTRA_CAP
+        budget = min(budget * STRONG_MULT, budget + EXTRA_CAP - extra)
+        hard = hard * budget // base
+    spent = 0
     m = BOOK.get(board_key(b))
     if m is not None and m in all_moves(b, 1):
         GAME['info'] = (0, 0, 0, hm)
-        GAME['nodes'] = used
     else:
         m, score = ENGINE.think(b, hm, budget, seen, hard)
-        GAME['info'] = (score, ENGINE.depth_done, ENGINE.nodes, hm)
-        GAME['nodes'] = used + ENGINE.nodes
+        spent = ENGINE.nodes
+        GAME['info'] = (score, ENGINE.depth_done, spent, hm)
+        if spent and level < LEVEL_AFTER:
+            # (a book move or a forced one says nothing about the opponent)
+            lead = score - (material(b, 1) + material(b, -1)) * KEEP // TOTAL_NPM
+            level = level + 1 if -MATE_BOUND < lead <= LEVEL_LEAD else 0
+    if boosted:
+        # the plain budget's share counts against GAME_CAP, the rest against EXTRA_CAP
+        GAME['nodes'] = used + min(spent, base)
+        GAME['extra'] = extra + max(0, spent - base)
+    else:
+        GAME['nodes'] = used + spent
+        GAME['extra'] = extra
+    GAME['level'] = level
     if m is None:
         return None
     fr = m & 63

@@ -3,7 +3,8 @@
 AB.py is loaded as a fresh, independent module for each group of tests (importlib under a
 unique name), so no test sees another's module state. AB.py bounds its search by a node
 budget, the module constant BUDGET_NAME; tests that ask for many moves load a copy whose budget
-is a tenth of the default (the per-game cap GAME_CAP, when present, is scaled with it). The
+is a tenth of the default (the per-game allowances GAME_CAP and EXTRA_CAP, when present, are
+scaled with it). The
 mate and whole-game tests keep the default budget.
 
 Black's moves are asked for by showing AB.py the mirrored board (rows r -> 6 - r, colours
@@ -70,12 +71,12 @@ def load_ab(divisor=1):
 
 
 def set_budget(module, nodes):
-    """Set the per-move node budget; a per-game cap derived from it keeps its ratio."""
+    """Set the per-move node budget; the per-game allowances derived from it keep their ratio."""
     default = getattr(module, BUDGET_NAME)
-    cap = getattr(module, "GAME_CAP", None)
     setattr(module, BUDGET_NAME, nodes)
-    if cap is not None:
-        module.GAME_CAP = cap * nodes // default
+    for name in ("GAME_CAP", "EXTRA_CAP"):
+        if hasattr(module, name):
+            setattr(module, name, getattr(module, name) * nodes // default)
 
 
 def ab_agent(divisor=1):
@@ -773,3 +774,87 @@ def test_whole_game_as_white_beats(opponent, seed):
     assert record["result"] == "white"
     assert record["reason"] in WINS
     assert record["mutated"] == {"white": 0, "black": 0}
+
+
+# -- the strong-opponent boost --------------------------------------------------------------------
+
+
+def budgets_in_a_game(scores, moves=14, **constants):
+    """The node budgets AB.py's search is given, move by move, in a game against Random in
+    which the k-th search reports scores(k) (the search replaced by a fake that uses its whole
+    budget and plays a safe move that does not take the King, so that the game goes on);
+    constants: module constants to set first."""
+    agent = ab_agent()
+    module = agent.module
+    for name, value in constants.items():
+        assert hasattr(module, name), name
+        setattr(module, name, value)
+    budgets = []
+
+    def fake_think(board, hm, budget, seen, hard=None):
+        module.ENGINE.nodes = budget
+        module.ENGINE.depth_done = 1
+        score = scores(len(budgets))
+        budgets.append(budget)
+        board = list(board)
+        for move in module.all_moves(board, 1):
+            after = list(board)
+            after[move >> 6], after[move & 63] = after[move & 63], 0
+            if board[move >> 6] != -9 and not module.in_check(after, 1):
+                return move, score
+        return module._fallback(board), score
+
+    module.ENGINE.think = fake_think
+    record = play_game(agent, make_agent("random"), seed=5, game=Game(max_plies=2 * moves))
+    assert record["plies"] == 2 * moves and record["error"] is None
+    return module, budgets
+
+
+def test_a_level_game_gets_strong_mult_times_the_nodes_from_its_own_allowance():
+    # the course's opponents fall behind within a few moves; a game in which the lead (the
+    # score without the KEEP bonus: here about -150) stays at most LEVEL_LEAD for LEVEL_AFTER
+    # searched moves is against a strong one: every later move gets STRONG_MULT times the
+    # nodes, the extra counted against EXTRA_CAP and the plain share against GAME_CAP
+    module, budgets = budgets_in_a_game(lambda k: 0)
+    base, after, mult = module.NODE_BUDGET, module.LEVEL_AFTER, module.STRONG_MULT
+    assert (base, after, mult, module.LEVEL_LEAD, module.EXTRA_CAP) == (18000, 6, 3, 0, 1800000)
+    assert len(budgets) > after + 3
+    assert budgets[:after] == [base] * after
+    assert budgets[after:] == [base * mult] * (len(budgets) - after)
+    assert module.GAME["extra"] == (len(budgets) - after) * (mult - 1) * base
+    assert module.GAME["nodes"] == len(budgets) * base
+
+
+def test_a_clear_lead_or_a_broken_streak_keeps_the_plain_budget():
+    module, budgets = budgets_in_a_game(lambda k: 600)
+    assert len(budgets) > module.LEVEL_AFTER + 3
+    assert set(budgets) == {module.NODE_BUDGET}
+    assert module.GAME["extra"] == 0 and module.GAME["level"] == 0
+    # level for LEVEL_AFTER - 1 moves, then one move ahead, then level again: the streak
+    # starts over, and the boost comes LEVEL_AFTER moves after the lead
+    after = module.LEVEL_AFTER
+    module, budgets = budgets_in_a_game(lambda k: 600 if k == after - 1 else 0, moves=2 * after + 4)
+    base = module.NODE_BUDGET
+    assert budgets[:2 * after] == [base] * (2 * after)
+    assert set(budgets[2 * after:]) == {base * module.STRONG_MULT} and len(budgets) > 2 * after
+
+
+def test_the_boost_lasts_until_its_allowance_is_spent():
+    # the last boosted move gets what is left of EXTRA_CAP, later moves the plain budget
+    base = 18000
+    module, budgets = budgets_in_a_game(lambda k: 0, moves=16, EXTRA_CAP=5 * base)
+    assert budgets[:6] == [base] * 6
+    assert budgets[6:10] == [3 * base, 3 * base, base + base, base]
+    assert set(budgets[10:]) == {base}
+    assert module.GAME["extra"] == 5 * base
+
+
+def test_a_mate_score_against_the_agent_breaks_the_streak():
+    # being mated is no level game: a search that finds a mate against the agent (-MATE + 5)
+    # resets the streak as a lead would; the boost then comes LEVEL_AFTER searched moves later
+    mated = -(100000 - 5)
+    module, budgets = budgets_in_a_game(lambda k: mated if k == 3 else 0, moves=16)
+    base, after = module.NODE_BUDGET, module.LEVEL_AFTER
+    assert module.MATE == 100000 and -module.MATE_BOUND > mated
+    assert budgets[:4 + after] == [base] * (4 + after)
+    assert set(budgets[4 + after:]) == {3 * base} and len(budgets) > 4 + after
