@@ -59,6 +59,16 @@ OPENING_PLIES = 2
 
 # -- AB.py as an agent with a chosen budget ------------------------------------------------------
 
+def set_budget(module, nodes):
+    """Set a loaded AB.py's per-move node budget; the per-game allowances derived from it keep
+    their ratio to it."""
+    default = getattr(module, BUDGET_NAME)
+    setattr(module, BUDGET_NAME, nodes)
+    for name in CAP_NAMES:
+        if hasattr(module, name):
+            setattr(module, name, getattr(module, name) * nodes // default)
+
+
 def ab_agent(path, budget=None):
     """A fresh copy of AB.py as a referee agent; budget None keeps the file's own."""
     agent = StudentAgent(path)
@@ -66,11 +76,7 @@ def ab_agent(path, budget=None):
     if not hasattr(module, BUDGET_NAME):
         raise SystemExit(f"{path} has no {BUDGET_NAME} constant to set")
     if budget is not None:
-        default = getattr(module, BUDGET_NAME)
-        setattr(module, BUDGET_NAME, budget)
-        for name in CAP_NAMES:
-            if hasattr(module, name):
-                setattr(module, name, getattr(module, name) * budget // default)
+        set_budget(module, budget)
     agent.name = f"AB@{getattr(module, BUDGET_NAME)}"
     return agent
 

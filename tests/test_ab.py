@@ -31,6 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))    # after the standard library: bench/html.py must not hide `html`
 
 from agents import make_agent  # noqa: E402
 from agents.minimax import MinimaxAgent  # noqa: E402
@@ -41,9 +42,9 @@ from harness.variants.cs3243.game import (CHECKMATE, KING_CAPTURE, OUT_OF_VALID_
                           board_from_gameboard, course_move, interleave, start_gameboard)
 from harness.referee import play_game  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
+from ab_strength import BUDGET_NAME, set_budget  # noqa: E402
 
 AB_PATH = ROOT / "AB.py"
-BUDGET_NAME = "NODE_BUDGET"
 LOW_BUDGET_DIVISOR = 10
 COLS = "abcdefg"
 LETTERS = {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight",
@@ -68,15 +69,6 @@ def load_ab(divisor=1):
     if divisor != 1:
         set_budget(module, max(1, getattr(module, BUDGET_NAME) // divisor))
     return module
-
-
-def set_budget(module, nodes):
-    """Set the per-move node budget; the per-game allowances derived from it keep their ratio."""
-    default = getattr(module, BUDGET_NAME)
-    setattr(module, BUDGET_NAME, nodes)
-    for name in ("GAME_CAP", "EXTRA_CAP"):
-        if hasattr(module, name):
-            setattr(module, name, getattr(module, name) * nodes // default)
 
 
 def ab_agent(divisor=1):
