@@ -272,6 +272,9 @@ for _p in list(range(1, 10)) + list(range(-9, 0)):
     MAYHIT[_p] = _tab
 # the same by King square first: MAYHIT_AT[k][p][sq]
 MAYHIT_AT = [[MAYHIT[_p][_k] if _p else None for _p in range(19)] for _k in range(49)]
+# the same for a side without a King: nothing gives check
+NO_LINE = [False] * 49
+NO_HITS = [NO_LINE] * 19
 # gives_check(): BETWEEN[k][sq], the squares strictly between k and sq when
 # they share a line (else none); RAY_THROUGH[k][sq], the ray from k through
 # sq (nearest square first) with the types that attack k along it
@@ -342,9 +345,8 @@ def attacked(b, sq, s):
             return True
     for ray, kinds in LINE_ATTACKS[sq]:
         for t in ray:
-            q = b[t]
-            if q:
-                if kind[q] & kinds:
+            if b[t]:
+                if kind[b[t]] & kinds:
                     return True
                 break
     return False
@@ -400,28 +402,27 @@ def gen_quiets(b, s, squares=SQUARES):
 
 
 def quiet_stage(b, s, squares, killers, hist):
-    """The quiet moves in search order (killers, then by history), as keys
-    (the move in the low 12 bits); called only when the search gets past the
-    captures."""
+    """The quiet moves in search order: the killers, then by history (ties:
+    the higher move first); called only when the search gets past the
+    captures.  (Two sorts in C, the second stable, rather than a key built
+    per move.)"""
     quiets = gen_quiets(b, s, squares)
-    ordered = [hist[m] << 12 | m for m in quiets]
+    quiets.sort(reverse=True)
+    quiets.sort(key=hist.__getitem__, reverse=True)
     k0, k1 = killers
-    for k, bonus in ((k1, 1 << 39), (k0, 1 << 40)):
-        if k in quiets:
-            ordered[quiets.index(k)] = bonus | k
-    ordered.sort(reverse=True)
-    return ordered
-
-
-def move_stages(caps, b, s, squares, killers, hist):
-    """The search's move keys in two lists: the captures (sorted), then,
-    made only if the search asks for them, the quiet moves in search order."""
-    yield caps
-    yield quiet_stage(b, s, squares, killers, hist)
+    if k1 in quiets:
+        quiets.remove(k1)
+        quiets.insert(0, k1)
+    if k0 in quiets:
+        quiets.remove(k0)
+        quiets.insert(0, k0)
+    return quiets
 
 
 def gen_captures(b, s, squares=SQUARES):
-    """The captures of side s, each keyed for MVV-LVA ordering above bit 12."""
+    """The captures of side s, each keyed for MVV-LVA ordering above bit 12.
+    (Squares are looked up again on a hit rather than kept in a variable:
+    hits are rare, and this is the hottest loop.)"""
     caps = []
     capp = caps.append
     table = CAPTURE_LINES[s]
@@ -429,15 +430,13 @@ def gen_captures(b, s, squares=SQUARES):
     for fr in squares:
         steps, rays, key = table[b[fr]][fr]
         for to in steps:
-            v = victim[b[to]]
-            if v:
-                capp(v | key | to << 6)
+            if victim[b[to]]:
+                capp(victim[b[to]] | key | to << 6)
         for ray in rays:
             for to in ray:
-                q = b[to]
-                if q:
-                    if victim[q]:
-                        capp(victim[q] | key | to << 6)
+                if b[to]:
+                    if victim[b[to]]:
+                        capp(victim[b[to]] | key | to << 6)
                     break
     return caps
 
@@ -459,6 +458,10 @@ def _see_by(kinds):
 SEE_JUMP = _see_by((3, 6, 7))       # Knight, Princess, Empress: by a Knight's jump
 SEE_DIAG = _see_by((4, 6, 8))       # Bishop, Princess, Queen: along diagonals
 SEE_ORTH = _see_by((5, 7, 8))       # Rook, Empress, Queen: along rows and columns
+# SEE_LINES[s][sq]: the rays from sq with their table, diagonals first
+SEE_LINES = [None] + [[tuple((tuple(_ray), SEE_DIAG[_s]) for _ray in DIAG[_sq]) +
+                       tuple((tuple(_ray), SEE_ORTH[_s]) for _ray in ORTH[_sq]) for _sq in SQUARES]
+                      for _s in (1, -1)]
 
 
 def cheapest_attacker(b, sq, s):
@@ -480,15 +483,13 @@ def cheapest_attacker(b, sq, s):
             bv = val[b[t]]
     if bv <= 300:
         return best
-    for lines, val in ((DIAG, SEE_DIAG[s]), (ORTH, SEE_ORTH[s])):
-        for ray in lines[sq]:
-            for t in ray:
-                q = b[t]
-                if q:
-                    if val[q] < bv:
-                        best = t
-                        bv = val[q]
-                    break
+    for ray, val in SEE_LINES[s][sq]:
+        for t in ray:
+            if b[t]:
+                if val[b[t]] < bv:
+                    best = t
+                    bv = val[b[t]]
+                break
     if best < 0:
         king = 9 * s
         for t in KGT[sq]:
@@ -589,21 +590,20 @@ def _king_open(pawns, sq):
     return n
 
 
-def _lines_bonus(pawns, s, ek, t, sq):
-    """Bonus for a piece of type t and side s on sq, with only the pawns
-    (square -> 1 White, -1 Black) as blockers: the squares it reaches, and
-    those on or next to the enemy King's square ek."""
-    zone = CHEB[ek]
+def _reach(pawnb, s, zone, steps, rays):
+    """(squares reached, those on or next to the enemy King's square: zone
+    <= 1) for a piece of side s with these steps and rays, with only the
+    pawns (pawnb[sq]: 1 White, -1 Black, else 0) as blockers."""
     reach = 0
     hits = 0
-    for to in LEAP[t][sq]:
-        if pawns.get(to) != s:
+    for to in steps:
+        if pawnb[to] != s:
             reach += 1
             if zone[to] <= 1:
                 hits += 1
-    for ray in SLIDE[t][sq]:
+    for ray in rays:
         for to in ray:
-            q = pawns.get(to)
+            q = pawnb[to]
             if q == s:
                 break
             reach += 1
@@ -611,7 +611,7 @@ def _lines_bonus(pawns, s, ek, t, sq):
                 hits += 1
             if q:
                 break
-    return MOB_W[t] * reach + KZONE_W[t] * hits
+    return reach, hits
 
 
 def build_pst(b):
@@ -636,13 +636,27 @@ def build_pst(b):
     pst = [list(row) for row in PST]
     cw = CHEB[bk]
     cb = CHEB[wk]
-    for t in range(2, 9):
-        w = TROP_W[t]
-        rw = pst[t]
-        rb = pst[19 - t]
+    # per type and square: MOB_W per reachable square and KZONE_W per one
+    # by the enemy King, from four parts (Ferz and Knight steps, diagonal
+    # and orthogonal rays) worked out once: the Princess, Empress and Queen
+    # move as two of them together
+    pawnb = [0] * 49
+    for sq, q in pawn_list:
+        pawnb[sq] = q
+    for s, ek, prox, sign in ((1, bk, cw, 1), (-1, wk, cb, -1)):
+        zone = CHEB[ek]
         for sq in range(49):
-            rw[sq] += w * PROX[cw[sq]] + _lines_bonus(pawns, 1, bk, t, sq)
-            rb[sq] -= w * PROX[cb[sq]] + _lines_bonus(pawns, -1, wk, t, sq)
+            fz = _reach(pawnb, s, zone, FZT[sq], ())
+            kn = _reach(pawnb, s, zone, KNT[sq], ())
+            dg = _reach(pawnb, s, zone, (), DIAG[sq])
+            og = _reach(pawnb, s, zone, (), ORTH[sq])
+            parts = (fz, kn, dg, og, (kn[0] + dg[0], kn[1] + dg[1]),
+                     (kn[0] + og[0], kn[1] + og[1]), (og[0] + dg[0], og[1] + dg[1]))
+            near = PROX[prox[sq]]
+            for t in range(2, 9):
+                reach, hits = parts[t - 2]
+                bonus = TROP_W[t] * near + MOB_W[t] * reach + KZONE_W[t] * hits
+                pst[t if s > 0 else 19 - t][sq] += sign * bonus
     if wkw or bkw:
         for sq in range(49):
             n = _king_open(pawns, sq)
@@ -656,6 +670,11 @@ def build_pst(b):
 
 def material(b, s):
     return sum(NPM[p] for p in b if p * s > 0)
+
+
+# (mat[1] + mat[2]) * KEEP // TOTAL_NPM by the material on the board (up
+# to a board full of Queens, whatever position the agent is given)
+KEEP_OF = [_m * KEEP // TOTAL_NPM for _m in range(49 * 900 + 1)]
 
 
 def scaled_lead(e, mat, hm):
@@ -743,7 +762,7 @@ class Engine(object):
             w = hunter(sc, mat)
         if w:
             sc += w * self.mopup(w, mat[-w], mat[w])
-        sc += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
+        sc += KEEP_OF[mat[1] + mat[2]]
         return sc if s > 0 else -sc
 
     def mopup(self, w, weakmat, strongmat):
@@ -879,7 +898,7 @@ class Engine(object):
         if e > 150 or e < -150:
             e = scaled_lead(e, mat, hm)
             w = hunter(e, mat)
-        e += (mat[1] + mat[2]) * KEEP // TOTAL_NPM
+        e += KEEP_OF[mat[1] + mat[2]]
         stand = e if s > 0 else -e
         if w == s:
             if stand >= beta:
@@ -919,13 +938,14 @@ class Engine(object):
             if VAL[p] > VAL[c] and exchange(b, fr, to) < 0:
                 # a losing exchange: not tried
                 continue
+            nev = ev + pst[p][to] - pst[p][fr] - pst[c][to]
             b[to] = p
             b[fr] = 0
             own.remove(fr)
             own.add(to)
             opp.remove(to)
             mat[ns] -= NPM[c]
-            v = -self.qsearch(-beta, -alpha, ply + 1, ns, ev + pst[p][to] - pst[p][fr] - pst[c][to])
+            v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev)
             mat[ns] += NPM[c]
             own.remove(to)
             own.add(fr)
@@ -1041,9 +1061,14 @@ class Engine(object):
         pl = self.pl
         own = pl[s]
         opp = pl[ns]
-        # the check filters for the enemy King's square
-        hits = MAYHIT_AT[ks]
-        line = LINE[ks]
+        # the check filters for the enemy King's square (tables that never
+        # hit when it is gone)
+        if ks >= 0:
+            hits = MAYHIT_AT[ks]
+            line = LINE[ks]
+        else:
+            hits = NO_HITS
+            line = NO_LINE
         # what the children are told about this side's King (see left)
         king = 9 * s
         safe = not chk
@@ -1099,11 +1124,12 @@ class Engine(object):
         caps = gen_captures(b, s, own)
         caps.sort(reverse=True)
         ncaps = len(caps)
-        moves = chain.from_iterable(move_stages(caps, b, s, own, killers, hist))
 
         rep = self.rep
         idx = -1
-        for m in moves:
+        # the captures, then (only if none cuts off) the quiet moves: two
+        # loops with the same steps, each without the other's tests
+        for m in caps:
             m &= 4095
             idx += 1
             if m == ttm:
@@ -1118,47 +1144,30 @@ class Engine(object):
             b[fr] = 0
             own.remove(fr)
             own.add(to)
-            gives = ks >= 0 and (hits[p][to] or line[fr]) and gives_check(b, ks, p, fr, to, s)
-            if c:
-                opp.remove(to)
-                mat[ns] -= NPM[c]
-                nh = nh0 ^ zp[p][fr] ^ zp[p][to] ^ zp[c][to]
-                nev = ev + pst[p][to] - pst[p][fr] - pst[c][to]
-                nhm = 0
-            else:
-                if futile and not gives:
-                    own.remove(to)
-                    own.add(fr)
-                    b[fr] = p
-                    b[to] = c
-                    continue
-                nh = nh0 ^ zp[p][fr] ^ zp[p][to]
-                nev = ev + pst[p][to] - pst[p][fr]
-                nhm = hm + 1
-            if depth == 1 and nhm < FIFTY:
-                # frontier: straight into quiescence
+            gives = (hits[p][to] or line[fr]) and gives_check(b, ks, p, fr, to, s)
+            opp.remove(to)
+            mat[ns] -= NPM[c]
+            nh = nh0 ^ zp[p][fr] ^ zp[p][to] ^ zp[c][to]
+            nev = ev + pst[p][to] - pst[p][fr] - pst[c][to]
+            if depth == 1:
+                # frontier: straight into quiescence (the 50-ply count is 0)
                 if nh in rep:
                     v = self.draw[s]
                 elif gives:
-                    v = -self.evasions(-beta, -alpha, ply + 1, ns, nev, nhm)
+                    v = -self.evasions(-beta, -alpha, ply + 1, ns, nev, 0)
                 else:
-                    v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev, nhm)
+                    v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev, 0)
             elif searched == 0:
-                v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives,
+                v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, 0, True, gives,
                                  fr if safe and p != king else -1)
             else:
-                red = 0
-                if (depth >= 3 and idx >= ncaps + 3 and not chk and not c):
-                    red = 1 if idx < ncaps + 10 else 2
-                    if red >= depth - 1:
-                        red = depth - 2
+                # (captures are not reduced)
                 left = fr if safe and p != king else -1
-                v = -self.search(depth - 1 - red, -alpha - 1, -alpha, ply + 1, ns, nh, nev, nhm, True, gives, left)
-                if v > alpha and not self.stop and (red or v < beta):
-                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives, left)
-            if c:
-                mat[ns] += NPM[c]
-                opp.add(to)
+                v = -self.search(depth - 1, -alpha - 1, -alpha, ply + 1, ns, nh, nev, 0, True, gives, left)
+                if v > alpha and not self.stop and v < beta:
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, 0, True, gives, left)
+            mat[ns] += NPM[c]
+            opp.add(to)
             own.remove(to)
             own.add(fr)
             b[fr] = p
@@ -1172,12 +1181,81 @@ class Engine(object):
                 if v > alpha:
                     alpha = v
                     if v >= beta:
-                        if not c:
+                        break
+        else:
+            # the quiet moves, made only now (with the history and killers
+            # as the captures' subtrees left them)
+            for m in quiet_stage(b, s, own, killers, hist):
+                idx += 1
+                if m == ttm:
+                    continue
+                fr = m & 63
+                to = m >> 6
+                p = b[fr]
+                if futile and not hits[p][to] and not line[fr]:
+                    # a move that cannot give check (the filters below say
+                    # so): skipped as below, without touching the board; the
+                    # piece set gets the same updates all the same (its
+                    # iteration order depends on them, and evasions() follows it)
+                    own.remove(fr)
+                    own.add(to)
+                    own.remove(to)
+                    own.add(fr)
+                    continue
+                b[to] = p
+                b[fr] = 0
+                own.remove(fr)
+                own.add(to)
+                gives = (hits[p][to] or line[fr]) and gives_check(b, ks, p, fr, to, s)
+                if futile and not gives:
+                    own.remove(to)
+                    own.add(fr)
+                    b[fr] = p
+                    b[to] = 0
+                    continue
+                nh = nh0 ^ zp[p][fr] ^ zp[p][to]
+                nev = ev + pst[p][to] - pst[p][fr]
+                nhm = hm + 1
+                if depth == 1 and nhm < FIFTY:
+                    # frontier: straight into quiescence
+                    if nh in rep:
+                        v = self.draw[s]
+                    elif gives:
+                        v = -self.evasions(-beta, -alpha, ply + 1, ns, nev, nhm)
+                    else:
+                        v = -self.qsearch(-beta, -alpha, ply + 1, ns, nev, nhm)
+                elif searched == 0:
+                    v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives,
+                                     fr if safe and p != king else -1)
+                else:
+                    red = 0
+                    if depth >= 3 and idx >= ncaps + 3 and not chk:
+                        red = 1 if idx < ncaps + 10 else 2
+                        if red >= depth - 1:
+                            red = depth - 2
+                    left = fr if safe and p != king else -1
+                    v = -self.search(depth - 1 - red, -alpha - 1, -alpha, ply + 1, ns, nh, nev, nhm, True, gives, left)
+                    if v > alpha and not self.stop and (red or v < beta):
+                        v = -self.search(depth - 1, -beta, -alpha, ply + 1, ns, nh, nev, nhm, True, gives, left)
+                own.remove(to)
+                own.add(fr)
+                b[fr] = p
+                b[to] = 0
+                if self.stop:
+                    return 0
+                searched += 1
+                if v > best:
+                    best = v
+                    bestm = m
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
                             hist[m] += depth * depth
                             if killers[0] != m:
                                 killers[1] = killers[0]
                                 killers[0] = m
-                        break
+                            break
+
         if idx < 0:
             # no move at all: a draw
             return self.draw[s]
@@ -1252,11 +1330,9 @@ class Engine(object):
             return moves[0], -MATE
         # only safe moves at the root (an unsafe one loses at once)
         moves = safe
-        # decay history
+        # decay history (in place)
         for hs in (self.hist[1], self.hist[2]):
-            for i in range(4096):
-                if hs[i]:
-                    hs[i] >>= 2
+            hs[:] = [x >> 2 for x in hs]
 
         best = moves[0]
         best_score = -INF
