@@ -52,19 +52,20 @@ from harness.referee import play_game  # noqa: E402
 
 BUDGET_NAME = "NODE_BUDGET"
 CAP_NAME = "GAME_CAP"
-# allowances derived from the budget: they keep their ratio to it when the budget is set
-CAP_NAMES = (CAP_NAME, "EXTRA_CAP")
+# figures derived from the budget (the per-game allowances, the opening's budget): they keep
+# their ratio to it when the budget is set
+DERIVED_NAMES = (CAP_NAME, "EXTRA_CAP", "OPEN_BUDGET")
 OPENING_PLIES = 2
 
 
 # -- AB.py as an agent with a chosen budget ------------------------------------------------------
 
 def set_budget(module, nodes):
-    """Set a loaded AB.py's per-move node budget; the per-game allowances derived from it keep
-    their ratio to it."""
+    """Set a loaded AB.py's per-move node budget; the figures derived from it (DERIVED_NAMES)
+    keep their ratio to it."""
     default = getattr(module, BUDGET_NAME)
     setattr(module, BUDGET_NAME, nodes)
-    for name in CAP_NAMES:
+    for name in DERIVED_NAMES:
         if hasattr(module, name):
             setattr(module, name, getattr(module, name) * nodes // default)
 

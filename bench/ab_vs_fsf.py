@@ -313,27 +313,35 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
+def json_lines(path: str):
+    """(line number from 1, the line's JSON value or None if it is not JSON) for each line of a
+    JSON-lines file that is not blank; OSError if the file cannot be read."""
+    with open(path, encoding="utf-8") as handle:
+        lines = list(enumerate(handle, 1))
+    for number, line in lines:
+        if line.strip():
+            try:
+                yield number, json.loads(line)
+            except ValueError:
+                yield number, None
+
+
 def combine(paths: List[str], order: List[str], same: Dict[str, str]) -> int:
     """--combine: every file's games pooled over the results files, and each file's paired
     difference against the first of `order` (the --ab list; default: in order of appearance)."""
     records: Dict[Tuple[int, str], List[dict]] = {}
     for path in paths:
         try:
-            handle = open(path, encoding="utf-8")
+            lines = list(json_lines(path))
         except OSError as error:
             print(f"{path}: cannot read it ({error.strerror})", file=sys.stderr)
             return 2
-        with handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    print(f"{path}:{number}: not a JSON record, skipped", file=sys.stderr)
-                    continue
-                name = same.get(record["ab_file"], record["ab_file"])
-                records.setdefault((record["nodes"], name), []).append(record)
+        for number, record in lines:
+            if record is None:
+                print(f"{path}:{number}: not a JSON record, skipped", file=sys.stderr)
+                continue
+            name = same.get(record["ab_file"], record["ab_file"])
+            records.setdefault((record["nodes"], name), []).append(record)
     for nodes in sorted({n for n, _ in records}):
         names = [name for n, name in records if n == nodes]
         if order:

@@ -26,6 +26,9 @@ Printed per file:
 - the games in which the strong-opponent boost fired (`GAME['extra']` above 0: nodes spent
   beyond the plain budget), with those extra nodes.
 
+--out writes each game's summary with its moves as JSON lines (bench/ab_reply_quality.py reads
+them).
+
 Against Minimax a draw comes about once in a few hundred games, so W/D/L needs thousands of games
 to tell two versions apart. Game length and the lead figures move long before: compare those.
 Times are wall-clock with --jobs games in parallel, so they are only comparable within one run.
@@ -112,7 +115,7 @@ def play(task):
     return {"file": path, "seed": seed, "colour": colour, "outcome": outcome,
             "reason": record["reason"], "plies": record["plies"] - len(start), "leads": leads,
             "seconds": record["think"][colour]["seconds"], "nodes": nodes, "extra": extra,
-            "error": record["error"]}
+            "error": record["error"], "moves": record["moves"]}
 
 
 def percentile(values, share):

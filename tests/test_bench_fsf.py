@@ -1,5 +1,6 @@
 """bench/ab_vs_fsf.py --combine: runs of several opening seeds pooled, pairs kept apart by seed;
-bench/ab_move_quality.py: which positions it takes from recorded games."""
+bench/ab_move_quality.py: which positions it takes from recorded games; bench/ab_reply_quality.py:
+which of the opponent's moves it judges, and how."""
 import argparse
 import json
 import os
@@ -9,7 +10,15 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.append(BENCH)      # after the standard library: bench/html.py must not hide `html`
 
 import ab_move_quality  # noqa: E402
+import ab_reply_quality  # noqa: E402
 import ab_vs_fsf  # noqa: E402
+from harness.student import load_student_module  # noqa: E402
+from harness.variants.cs3243.game import Game, move_name  # noqa: E402
+from harness.variants.cs3243.rules import RULES  # noqa: E402
+
+from boards import gb  # noqa: E402
+
+AB_PATH = os.path.join(os.path.dirname(BENCH), "AB.py")
 
 
 def record(ab_file, seed, pair, colour, result, old_style=False):
@@ -102,3 +111,54 @@ def test_move_quality_with_no_position_in_range_says_so_in_one_line(tmp_path, ca
     # (the engine is only checked to exist: no position, no search)
     assert ab_move_quality.main([path, "--ab", ab, "--plies", "8", "80", "--engine", sys.executable]) == 2
     assert capsys.readouterr().err == f"error: no position with AB.py to move at plies 8-80 in {path}\n"
+
+
+def first_moves(plies):
+    """The names of `plies` plies from the start, each side playing its first legal move."""
+    game = Game()
+    names = []
+    for _ in range(plies):
+        move = game.legal_moves()[0]
+        names.append(move_name(RULES, move))
+        game.play(move)
+    return names
+
+
+def test_reply_quality_judges_only_the_opponents_moves_after_the_opening():
+    moves = first_moves(7)
+    engine_game = {"ab_colour": "Black", "nodes": 30000, "opening_plies": 2, "moves": moves}
+    course_game = {"opponent": "minimax", "colour": "white", "seed": 4, "moves": moves}
+    # AB.py as Black after a 2-ply opening: White's plies 2, 4 and 6; as White in a course game:
+    # Black's plies 1, 3 and 5, the first two of them with --moves 2
+    judged = ab_reply_quality.game_quality((engine_game, AB_PATH, 8, 200))
+    assert (judged["label"], judged["colour"], len(judged["losses"])) == ("engine@30000", "black", 3)
+    judged = ab_reply_quality.game_quality((course_game, AB_PATH, 2, 200))
+    assert (judged["label"], judged["colour"], judged["seed"], len(judged["ranks"])) == ("minimax", "white", 4, 2)
+    assert all(loss >= 0 and 0 <= rank < 1 for loss, rank in zip(judged["losses"], judged["ranks"]))
+
+
+def test_reply_quality_a_hanging_queen_taken_is_best_and_left_is_a_loss():
+    # Black (the opponent, side -1 in AB.py's view) to move: Ra3 takes the Queen on d3
+    module = load_student_module(AB_PATH)
+    before = module.dict_to_flat(gb("Kd0 Qd3 kd6 ra3"))
+    a3, d3, d6, c6 = 21, 24, 45, 44
+
+    def played(fr, to):
+        after = list(before)
+        after[to], after[fr] = after[fr], 0
+        return after
+
+    assert ab_reply_quality.judge(module, before, played(a3, d3), 400) == (0, 0.0)
+    loss, rank = ab_reply_quality.judge(module, before, played(d6, c6), 400)
+    assert loss > 600 and rank > 0
+    # a position the opponent cannot reach by a legal move: no verdict
+    assert ab_reply_quality.judge(module, before, played(d3, d6), 400) is None
+
+
+def test_reply_quality_names_the_file_and_line_of_a_bad_record(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps({"moves": []}) + "\n" + "{not json\n")
+    assert ab_reply_quality.main([str(path)]) == 2
+    assert capsys.readouterr().err == f"error: {path}, line 2: not a game record with its moves\n"
+    assert ab_reply_quality.main([str(tmp_path / "none.jsonl")]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'none.jsonl'}: cannot read it (No such file or directory)\n"
