@@ -32,6 +32,8 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 from ab_vs_fsf import json_lines  # noqa: E402
 from ab_vs_opponent import replay  # noqa: E402
 from harness.student import load_student_module, mirror_gameboard  # noqa: E402
+from harness.variants.cs3243.game import move_from_name  # noqa: E402
+from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 CLIP = 2000
 THRESHOLDS = (10, 20, 30, 40, 60, 80, 120)
@@ -87,9 +89,15 @@ def game_quality(task):
     skip = record.get("opening_plies") or 0
     first = skip + ((1 if colour == "white" else 0) - skip) % 2
     losses, ranks = [], []
-    for ply in range(first, len(moves), 2)[:count]:
-        verdict = judge(module, flat_view(module, replay(moves[:ply]), colour),
-                        flat_view(module, replay(moves[:ply + 1]), colour), nodes)
+    game = replay(moves[:first])
+    after = flat_view(module, game, colour)
+    for ply in range(first, min(len(moves), first + 2 * count)):
+        before = after
+        game.play(move_from_name(RULES, moves[ply]))
+        after = flat_view(module, game, colour)
+        if (ply - first) % 2:
+            continue
+        verdict = judge(module, before, after, nodes)
         if verdict is None:
             break
         losses.append(verdict[0])
