@@ -107,7 +107,11 @@ def ladder_game(task):
     small, big = ab_agent(path, n), ab_agent(path, 2 * n)
     white, black = (big, small) if big_white else (small, big)
     started = time.perf_counter()
-    record = play_game(white, black, seed=opening_seed, game=opening(opening_seed))
+    try:
+        record = play_game(white, black, seed=opening_seed, game=opening(opening_seed))
+    finally:
+        small.close()           # (a worker plays many games: each copy goes when its game ends)
+        big.close()
     big_colour = "white" if big_white else "black"
     small_colour = "black" if big_white else "white"
     if record["result"] == "draw":
@@ -123,7 +127,11 @@ def ladder_game(task):
 def timing_game(task):
     """task: (seed, path): AB.py at its default budget (White) against Minimax."""
     seed, path = task
-    record = play_game(ab_agent(path), make_agent("minimax"), seed=seed)
+    ab = ab_agent(path)
+    try:
+        record = play_game(ab, make_agent("minimax"), seed=seed)
+    finally:
+        ab.close()
     if record["result"] == "draw":
         outcome = "D"
     else:
