@@ -293,7 +293,7 @@ def test_two_loads_of_one_file_are_independent():
     assert len(first.module.seen) == 1 and second.module.seen == []
 
 
-def test_a_closed_student_agents_module_is_freed_with_it(tmp_path):
+def test_a_closed_student_agents_module_is_freed_with_it():
     # a game played in this process: the module (and all it built) must not outlive the agent
     # once the game is over (benches play hundreds of games in one process)
     import gc
@@ -301,13 +301,13 @@ def test_a_closed_student_agents_module_is_freed_with_it(tmp_path):
     agent = StudentAgent(str(FIXTURES / "first_pawn_forward.py"))
     record = play_game(agent, make_agent("dummy"), seed=0, game=Game(max_plies=6))
     assert record["plies"] == 6 and len(agent.module.seen) == 3
-    name, table = agent.module.__name__, weakref.ref(agent.module.studentAgent)
+    name, function = agent.module.__name__, weakref.ref(agent.module.studentAgent)
     assert name in sys.modules
     agent.close()
-    assert name not in sys.modules and table() is not None     # the agent itself still holds it
+    assert name not in sys.modules and function() is not None     # the agent itself still holds it
     del agent
     gc.collect()
-    assert table() is None
+    assert function() is None
 
 
 def test_student_agent_imports_siblings_and_restores_sys_path(tmp_path):
