@@ -1,7 +1,21 @@
 """Command-line value types shared by every parser of the project (the CLI and the course programs
-a variant ships): a bad value is argparse's one-line error naming the value."""
+a variant ships): a bad value is argparse's one-line error naming the value. Also the parser of
+the programs that write their own usage errors (the Congo course programs and their tester)."""
 import argparse
-from typing import Callable, Optional
+from typing import Callable, NoReturn, Optional
+
+
+class UsageError(Exception):
+    """A bad command line (exit code 2): the text is the one-line problem; when `Parser` found it,
+    it begins with "PROG: error: "."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error raises UsageError("PROG: error: PROBLEM") instead of printing
+    the usage and exiting, so that the caller writes it as one line and returns exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message}")
 
 
 def whole_number(least: Optional[int] = None) -> Callable[[str], int]:

@@ -10,6 +10,7 @@ from typing import List, NoReturn, Optional
 
 from .. import cluster, grade, players
 from ..argtypes import positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
+from ..argtypes import UsageError
 from ..argtypes import whole_number as whole_number_at_least
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
@@ -26,12 +27,9 @@ def agents_help() -> str:
             "program), or uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish, cs3243)")
 
 
-class UsageError(Exception):
-    """A problem with the command line or its files, reported as one line."""
-
-
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (no usage dump), still with exit code 2."""
+    """argparse, but a usage error is one line (no usage dump), still with exit code 2 (argparse's
+    exit: the commands' tests and scripts expect it; a problem found later is a UsageError)."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")

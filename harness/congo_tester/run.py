@@ -10,9 +10,9 @@ import os
 import sys
 import threading
 import time
-from typing import Callable, List, NoReturn, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
-from ..argtypes import positive_seconds, whole_number
+from ..argtypes import Parser, UsageError, positive_seconds, whole_number
 from ..box import BoxSettings, bwrap
 from ..untrusted_run import CommandError, Finished, command_line
 from ..untrusted_run import run as run_program
@@ -27,15 +27,6 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_SHOW = 5
 OUTPUT_CAP = 8 << 20            # bytes a run may print
 PROGRESS_EVERY = 10.0           # seconds between progress lines when cases run one by one
-
-
-class UsageError(Exception):
-    """A bad command line (exit code 2): the text is the problem, main names the command."""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
 
 
 def _part(text: str) -> str:
@@ -115,7 +106,7 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = PROG,
         command = command_line(args.program)
         _writable(args.json, "--json")
         _writable(args.junit, "--junit")
-    except (UsageError, programs.UsageError) as exc:     # the reference's parser names itself: drop that
+    except UsageError as exc:          # a parser names itself (the reference's its own name): drop that
         print(f"{prog}: error: {str(exc).split(': error: ', 1)[-1]}", file=sys.stderr)
         return 2
     except CommandError as exc:

@@ -13,9 +13,9 @@ command line is one line too, exit code 2.
 """
 import argparse
 import sys
-from typing import IO, List, NoReturn, Optional, Sequence, Tuple
+from typing import IO, List, Optional, Sequence, Tuple
 
-from ...argtypes import whole_number
+from ...argtypes import Parser, UsageError, whole_number
 from . import rules, search
 from .rules import FenError, Position, parse_fen
 
@@ -27,17 +27,6 @@ PROG = "python -m harness congo"
 
 class InputError(Exception):
     """Bad input: the text is the whole one-line message."""
-
-
-class UsageError(Exception):
-    """A bad command line: the text is the whole one-line message."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (no usage dump) that `main` writes, exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: error: {message}")
 
 
 def piece_letter(text: str) -> int:
