@@ -2,6 +2,7 @@
 a variant ships): a bad value is argparse's one-line error naming the value. Also the parser of
 the programs that write their own usage errors (the Congo course programs and their tester)."""
 import argparse
+import os
 from typing import Callable, NoReturn, Optional
 
 
@@ -45,3 +46,22 @@ def positive_number(unit: str) -> Callable[[str], float]:
 
 
 positive_seconds = positive_number("seconds")
+
+
+def check_writable(path: str, option: str = "--out") -> str:
+    """UsageError now, before any game, when the file `path` cannot be written: a folder, a folder
+    that does not exist, no permission. A file that did not exist is not left behind."""
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path} is a folder: give a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{option} {path} cannot be written: {exc.strerror or exc}") from None
+    if not existed:
+        os.remove(path)
+    return path

@@ -414,7 +414,8 @@ def test_congo_test_runs_under_the_harness(capsys):
     (["moves", "--program", "ls", "--json", "/no/such/folder/x.json"],
      "--json /no/such/folder/x.json: the folder /no/such/folder does not exist"),
     (["moves", "--program", "ls", "--junit", "/proc/x.xml"],     # before the run, not after it
-     "--junit /proc/x.xml: cannot be written: No such file or directory"),
+     "--junit /proc/x.xml cannot be written: No such file or directory"),
+    (["moves", "--program", "ls", "--json", "/tmp"], "--json /tmp is a folder: give a file name"),
 ])
 def test_usage_errors_are_one_line(argv, message, capsys):
     code, out, err = run_cli(["congo", "test", *argv], capsys)

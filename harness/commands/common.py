@@ -10,7 +10,7 @@ from typing import List, NoReturn, Optional
 
 from .. import cluster, grade, players
 from ..argtypes import positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
-from ..argtypes import UsageError
+from ..argtypes import UsageError, check_writable  # noqa: F401  (check_writable: for the commands)
 from ..argtypes import whole_number as whole_number_at_least
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
@@ -122,25 +122,6 @@ def runs_in(out: str, args=None) -> None:
                     if getattr(args, name, False)), "")
     how = f"with --resume in place of {instead}" if instead else "with --resume"
     RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command {how} to play the rest"]
-
-
-def check_writable(path: str, option: str = "--out") -> str:
-    """UsageError now, before any game, when the file `path` cannot be written: a folder, a folder
-    that does not exist, no permission. A file that did not exist is not left behind."""
-    if os.path.isdir(path):
-        raise UsageError(f"{option} {path} is a folder: give a file name")
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
-    existed = os.path.lexists(path)
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise UsageError(f"{option} {path} cannot be written: {exc.strerror or exc}") from None
-    if not existed:
-        os.remove(path)
-    return path
 
 
 def default_out(name: str) -> str:

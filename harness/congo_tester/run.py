@@ -6,13 +6,12 @@ text, or not one answer per case), every case is run alone, so each failing case
 what happened, and the others are still compared.
 """
 import argparse
-import os
 import sys
 import threading
 import time
 from typing import Callable, List, Optional, Sequence
 
-from ..argtypes import Parser, UsageError, positive_seconds, whole_number
+from ..argtypes import Parser, UsageError, check_writable, positive_seconds, whole_number
 from ..box import BoxSettings, bwrap
 from ..untrusted_run import CommandError, Finished, command_line
 from ..untrusted_run import run as run_program
@@ -79,24 +78,6 @@ def reference_options(args: argparse.Namespace) -> List[str]:
     return out
 
 
-def _writable(path: Optional[str], option: str) -> None:
-    if path is None:
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
-    if os.path.isdir(path):
-        raise UsageError(f"{option} {path}: is a folder")
-    existed = os.path.lexists(path)
-    try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-    except OSError as exc:             # no permission, a read-only file system, /proc ...
-        raise UsageError(f"{option} {path}: cannot be written: {exc.strerror or exc}") from None
-    if not existed:
-        os.remove(path)
-
-
 def main(argv: Optional[Sequence[str]] = None, prog: str = PROG,
          say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)) -> int:
     try:
@@ -104,8 +85,9 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = PROG,
         wanted = reference_options(args)
         options = programs.build_parser().parse_args([args.part, *wanted])
         command = command_line(args.program)
-        _writable(args.json, "--json")
-        _writable(args.junit, "--junit")
+        for path, option in ((args.json, "--json"), (args.junit, "--junit")):
+            if path is not None:
+                check_writable(path, option)
     except UsageError as exc:          # a parser names itself (the reference's its own name): drop that
         print(f"{prog}: error: {str(exc).split(': error: ', 1)[-1]}", file=sys.stderr)
         return 2
