@@ -49,8 +49,9 @@ positive_seconds = positive_number("seconds")
 
 
 def check_writable(path: str, option: str = "--out") -> str:
-    """UsageError now, before any game, when the file `path` cannot be written: a folder, a folder
-    that does not exist, no permission. A file that did not exist is not left behind."""
+    """UsageError now, before the run's work (games, cases), when the file `path` cannot be
+    written: a folder, a folder that does not exist, no permission. A file that did not exist is
+    not left behind."""
     if os.path.isdir(path):
         raise UsageError(f"{option} {path} is a folder: give a file name")
     folder = os.path.dirname(path) or "."
