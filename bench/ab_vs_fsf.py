@@ -40,6 +40,13 @@ Both players being deterministic, a file's games need not be played again: --bas
 RESULTS.jsonl (an earlier --out file of the same settings) prints, after the run, the paired
 difference of every file of this run against every file recorded there, on the opening pairs
 both have (check that the settings match: seed, --opening-plies, --distinct, node limits).
+
+--jobs N plays N games at once (harness.series.worker_pool); each record is written when its
+game ends, so with N > 1 the file's order is the order games ended. Ctrl-C stops a run at once,
+even while AB.py thinks (its bare `except:` catches KeyboardInterrupt; see harness.student), and
+says how many games were recorded; a run of one set, file and rung with --jobs 1 records games
+in order, and the line names the --first-game that plays the rest (into another --out file:
+--out overwrites).
 """
 import argparse
 import json
@@ -48,12 +55,12 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Dict, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from harness.series import worker_pool  # noqa: E402
 from harness.student import StudentAgent  # noqa: E402
 from agents.uci import UciAgent  # noqa: E402
 from harness.variants.cs3243.fen import engine_record_fields  # noqa: E402
@@ -290,13 +297,16 @@ def main(argv: Optional[List[str]] = None) -> int:
                                       f"{other} - {args.ab[0]}: "), flush=True)
 
     try:
-        if args.jobs == 1:
-            for task in tasks:
-                done(play_one(task))
-        else:
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                for record in pool.map(play_one, tasks):
-                    done(record)
+        with worker_pool(args.jobs, len(tasks)) as run:
+            for record in run(play_one, tasks):
+                done(record)
+    except KeyboardInterrupt:
+        recorded = sum(len(v) for v in by_key.values())
+        rest = (f"; the rest: --first-game {args.first_game + recorded} with another --out"
+                if args.jobs == 1 and len(tasks) == args.games - args.first_game else "")
+        print(f"interrupted: {recorded} games recorded{' in ' + args.out if args.out else ''}{rest}",
+              file=sys.stderr)
+        return 130
     finally:
         if out:
             out.close()

@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from . import players
 from .game import Game
+from .interrupts import CtrlC
 from .referee import play_game
 from .results import (RESULTS_FILE, SUMMARY_FILE, append_record, differences, file_sha256, hold_folder, open_run,
                       outcome, series_summary, write_json)
@@ -294,32 +295,7 @@ def _stop_pool(pool) -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-class _CtrlC:
-    """While a pool runs: Ctrl-C is remembered as well as raised. Python drops an exception raised
-    where it cannot propagate (in os.fork's after-fork hooks, a __del__): a Ctrl-C landing while
-    the pool forks its workers was lost that way, and the run then waited for ever on workers
-    that had died of the same signal. The wait for results checks the flag (see `_results`)."""
-
-    def __init__(self):
-        self.seen = False
-        self.previous = None
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, self._handler)
-        return self
-
-    def _handler(self, signum, frame):
-        self.seen = True
-        raise KeyboardInterrupt
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-        return False
-
-
-def _results(pool, ctrl_c: _CtrlC, function, items) -> Iterator:
+def _results(pool, ctrl_c: CtrlC, function, items) -> Iterator:
     """pool.imap_unordered(function, items), waiting in short steps so that a Ctrl-C Python
     dropped still stops the run."""
     results = pool.imap_unordered(function, items)
@@ -369,7 +345,7 @@ def worker_pool(jobs: int, tasks: int):
     if not (jobs > 1 and tasks > 1):
         yield map
         return
-    with _CtrlC() as ctrl_c:
+    with CtrlC() as ctrl_c:
         pool = None
         try:
             pool = multiprocessing.get_context("fork").Pool(min(jobs, tasks), initializer=_pool_init)

@@ -10,6 +10,10 @@ dict keeping its order; the answer is mapped back the same way (rows mirrored). 
 is not two squares is returned unchanged for the referee to reject; a list where a tuple is
 expected is accepted and converted. Errors raised by `studentAgent` propagate (the referee
 scores them as a crash). Process isolation and time limits belong to the harness's sandbox.
+
+A Ctrl-C while the file thinks stops the run even when the file catches it (AB.py's bare
+`except:` answers with its fallback move): once the file has answered, KeyboardInterrupt is
+raised again, and the answer is not played (harness.interrupts).
 """
 import importlib.util
 import itertools
@@ -20,6 +24,7 @@ from harness.variants.cs3243.rules import RULES
 from harness.variants.cs3243.pieces import BLACK, WHITE
 
 from .agent import Agent, AgentError
+from .interrupts import CtrlC
 
 _load_counter = itertools.count(1)
 _OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -96,7 +101,10 @@ class StudentAgent(Agent):
     def choose_move(self, gameboard, colour, rng):
         black = colour == BLACK
         shown = self.mirror_gameboard(gameboard) if black else dict(gameboard)
-        answer = self.function(shown)
+        with CtrlC() as ctrl_c:
+            answer = self.function(shown)
+        if ctrl_c.seen:
+            raise KeyboardInterrupt   # the file caught it and answered anyway
         if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
             return answer
         source, target = self._square(answer[0], black), self._square(answer[1], black)

@@ -5,6 +5,9 @@ import argparse
 import json
 import os
 import sys
+import time
+
+import pytest
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench")
 sys.path.append(BENCH)      # after the standard library: bench/html.py must not hide `html`
@@ -162,3 +165,40 @@ def test_reply_quality_names_the_file_and_line_of_a_bad_record(tmp_path, capsys)
     assert capsys.readouterr().err == f"error: {path}, line 2: not a game record with its moves\n"
     assert ab_reply_quality.main([str(tmp_path / "none.jsonl")]) == 2
     assert capsys.readouterr().err == f"error: {tmp_path / 'none.jsonl'}: cannot read it (No such file or directory)\n"
+
+
+FSF = "/usr/games/fairy-stockfish"
+CATCHES_EVERYTHING = '''import os, time
+def studentAgent(gameboard):
+    open(os.environ["THINKING"], "w").close()
+    try:                            # AB.py's guard: whatever happens, answer
+        time.sleep(30)
+    except:
+        pass
+    for (col, row), (piece, colour) in gameboard.items():
+        if piece == "Pawn" and colour == "White":
+            return ((col, row), (col, row + 1))
+'''
+
+
+@pytest.mark.skipif(not os.path.exists(FSF), reason="fairy-stockfish not installed (apt-get install fairy-stockfish)")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_stops_a_run_at_once_while_a_file_that_catches_it_thinks(tmp_path, jobs):
+    # the file swallows KeyboardInterrupt and answers; the run must stop anyway, not go on
+    import subprocess
+    from ctrl_c import ctrl_c
+    agent, thinking, out = tmp_path / "catches.py", tmp_path / "thinking", tmp_path / "games.jsonl"
+    agent.write_text(CATCHES_EVERYTHING)
+    proc = subprocess.Popen([sys.executable, os.path.join(BENCH, "ab_vs_fsf.py"), "--ab", str(agent),
+                             "--games", "4", "--nodes", "1000", "--jobs", jobs, "--engine", FSF, "--out", str(out)],
+                            env={**os.environ, "THINKING": str(thinking)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not thinking.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert thinking.exists()
+    err = ctrl_c(proc, "the bench ")
+    assert proc.returncode == 130
+    rest = "; the rest: --first-game 0 with another --out" if jobs == "1" else ""
+    assert err.splitlines()[-1] == f"interrupted: 0 games recorded in {out}{rest}"
+    assert out.read_text() == ""
