@@ -16,14 +16,16 @@ import threading
 
 class CtrlC:
     """`with CtrlC() as ctrl_c:` ... a Ctrl-C in the block raises KeyboardInterrupt as usual
-    and sets `ctrl_c.seen`; the previous handler is back when the block ends."""
+    and sets `ctrl_c.seen`; the previous handler is back when the block ends. CtrlC(False) leaves
+    SIGINT alone (`seen` stays False)."""
 
-    def __init__(self):
+    def __init__(self, active: bool = True):
+        self.active = active
         self.seen = False
         self.previous = None
 
     def __enter__(self):
-        if (threading.current_thread() is threading.main_thread()
+        if (self.active and threading.current_thread() is threading.main_thread()
                 and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN):
             self.previous = signal.signal(signal.SIGINT, self._handler)
         return self

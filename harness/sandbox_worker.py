@@ -129,7 +129,7 @@ def _load(mode: str, path: str):
     """A callable (board, colour, rng) -> answer, and the watcher on the student's function."""
     if mode == "agent":
         from harness.student import StudentAgent
-        agent = StudentAgent(path)
+        agent = StudentAgent(path, ctrl_c_stops=False)      # this process's parent stops it
         watched = _Watched(getattr(agent, "function", None))
         if callable(watched.function):
             agent.function = watched        # see the board the student itself is handed

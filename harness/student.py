@@ -13,7 +13,9 @@ scores them as a crash). Process isolation and time limits belong to the harness
 
 A Ctrl-C while the file thinks stops the run even when the file catches it (AB.py's bare
 `except:` answers with its fallback move): once the file has answered, KeyboardInterrupt is
-raised again, and the answer is not played (harness.interrupts).
+raised again, and the answer is not played (harness.interrupts). Not in the sandbox's worker
+(`ctrl_c_stops=False`): its parent stops it, and a SIGINT the file sent itself and caught is the
+file's own business there, as in the course.
 """
 import importlib.util
 import itertools
@@ -72,8 +74,9 @@ def mirror_gameboard(gameboard, rows: int = RULES.variant.rows):
 
 
 class StudentAgent(Agent):
-    def __init__(self, path: str, rules=RULES):
+    def __init__(self, path: str, rules=RULES, ctrl_c_stops: bool = True):
         self.path = path
+        self.ctrl_c_stops = ctrl_c_stops
         self.name = path
         self.rules = rules
         self.module = load_student_module(path)
@@ -101,7 +104,7 @@ class StudentAgent(Agent):
     def choose_move(self, gameboard, colour, rng):
         black = colour == BLACK
         shown = self.mirror_gameboard(gameboard) if black else dict(gameboard)
-        with CtrlC() as ctrl_c:
+        with CtrlC(self.ctrl_c_stops) as ctrl_c:
             answer = self.function(shown)
         if ctrl_c.seen:
             raise KeyboardInterrupt   # the file caught it and answered anyway

@@ -275,6 +275,15 @@ def test_a_file_that_prints_plays_on_and_its_output_is_recorded(capfd):
     assert out == "" and err == ""
 
 
+def test_a_file_that_sends_itself_ctrl_c_and_catches_it_plays_on():
+    # only a Ctrl-C of the harness's own run stops it (harness.student); the sandbox's parent
+    # stops its workers itself, so a file's own interrupt stays the file's business
+    interrupted = play_file("ctrl_c_self.py", W, opponent="random", seed=5)
+    clean = play_file("clean.py", W, opponent="random", seed=5)
+    assert interrupted["moves"] == clean["moves"] and interrupted["reason"] == clean["reason"]
+    assert interrupted["think"]["white"]["moves"] >= 5
+
+
 def test_a_file_that_mutates_its_board_plays_on_and_is_counted():
     mutated = play_file("mutates.py", B)
     clean = play_file("clean.py", B)
