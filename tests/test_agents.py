@@ -310,38 +310,29 @@ def test_a_closed_student_agents_module_is_freed_with_it():
     assert function() is None
 
 
-CATCHES_CTRL_C = """import os, signal, time
-WAIT = 0.05
-def studentAgent(gameboard):
-    try:                                  # AB.py's guard: always answer
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(WAIT)
-    except:
-        pass
-    return (('c', 1), ('c', 2))
-"""
+CATCHES_CTRL_C = FIXTURES / "hostile" / "ctrl_c_self.py"   # interrupts itself, catches it, plays as clean.py
 
 
-def test_ctrl_c_stops_the_run_even_when_the_student_file_catches_it(tmp_path):
+def clean_move(board):
+    return StudentAgent(str(FIXTURES / "hostile" / "clean.py")).choose_move(board, "White", random.Random(0))
+
+
+def test_ctrl_c_stops_the_run_even_when_the_student_file_catches_it():
     import signal
-    path = tmp_path / "catches.py"
-    path.write_text(CATCHES_CTRL_C)
-    agent = StudentAgent(str(path))
+    agent = StudentAgent(str(CATCHES_CTRL_C))
     before = signal.getsignal(signal.SIGINT)
     with pytest.raises(KeyboardInterrupt):
         agent.choose_move(start_gameboard(), "White", random.Random(0))
     assert signal.getsignal(signal.SIGINT) is before
 
 
-def test_where_ctrl_c_is_ignored_the_student_file_answers_undisturbed(tmp_path):
+def test_where_ctrl_c_is_ignored_the_student_file_answers_undisturbed():
     # a pool's workers ignore SIGINT (their parent stops them): a call there is left alone
     import signal
-    path = tmp_path / "catches.py"
-    path.write_text(CATCHES_CTRL_C)
-    agent = StudentAgent(str(path))
+    agent = StudentAgent(str(CATCHES_CTRL_C))
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        assert agent.choose_move(start_gameboard(), "White", random.Random(0)) == mv("c1c2")
+        assert agent.choose_move(start_gameboard(), "White", random.Random(0)) == clean_move(start_gameboard())
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -4,6 +4,7 @@ which of the opponent's moves it judges, and how."""
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -20,6 +21,7 @@ from harness.variants.cs3243.game import Game, move_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 from boards import gb  # noqa: E402
+from ctrl_c import ctrl_c  # noqa: E402
 
 AB_PATH = os.path.join(os.path.dirname(BENCH), "AB.py")
 
@@ -185,8 +187,6 @@ def studentAgent(gameboard):
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_stops_a_run_at_once_while_a_file_that_catches_it_thinks(tmp_path, jobs):
     # the file swallows KeyboardInterrupt and answers; the run must stop anyway, not go on
-    import subprocess
-    from ctrl_c import ctrl_c
     agent, thinking, out = tmp_path / "catches.py", tmp_path / "thinking", tmp_path / "games.jsonl"
     agent.write_text(CATCHES_EVERYTHING)
     proc = subprocess.Popen([sys.executable, os.path.join(BENCH, "ab_vs_fsf.py"), "--ab", str(agent),
