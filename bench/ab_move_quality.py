@@ -39,6 +39,7 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 
 from ab_strength import ab_agent  # noqa: E402
 from ab_vs_opponent import replay  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
 from harness import stats  # noqa: E402
 from harness.uci import UciEngine, parse_score  # noqa: E402
 from harness.variants.cs3243.fen import course_to_engine, to_fen  # noqa: E402
@@ -147,4 +148,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

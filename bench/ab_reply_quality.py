@@ -22,7 +22,6 @@ import json
 import os
 import statistics
 import sys
-from multiprocessing import Pool
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -31,6 +30,8 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 
 from ab_vs_fsf import json_lines  # noqa: E402
 from ab_vs_opponent import replay  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
+from harness.series import in_task_order, worker_pool  # noqa: E402
 from harness.student import load_student_module, mirror_gameboard  # noqa: E402
 from harness.variants.cs3243.game import move_from_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
@@ -157,8 +158,8 @@ def main(argv=None):
         print(f"error: {error}", file=sys.stderr)
         return 2
     tasks = [(record, args.ab, args.moves, args.nodes) for record in records]
-    with Pool(args.jobs) as pool:
-        games = pool.map(game_quality, tasks, chunksize=1)
+    with worker_pool(args.jobs, len(tasks)) as run:
+        games = in_task_order(run, game_quality, tasks)
     for name in sorted({g["label"] for g in games}):
         print(summary(name, [g for g in games if g["label"] == name], args.moves))
     if args.out:
@@ -169,4 +170,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

@@ -34,6 +34,7 @@ sys.path.insert(0, ROOT)
 sys.path.append(BENCH)      # last: bench/html.py must not hide the standard library's html
 
 from ab_strength import ab_agent  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
 from harness.student import load_student_module  # noqa: E402
 from harness.variants.cs3243.game import Game  # noqa: E402
 
@@ -140,4 +141,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

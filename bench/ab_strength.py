@@ -39,16 +39,17 @@ import statistics
 import sys
 import time
 from collections import Counter
-from multiprocessing import Pool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from agents import make_agent  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
 from harness.student import StudentAgent  # noqa: E402
 from harness.variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
 from harness import stats  # noqa: E402
 from harness.referee import play_game  # noqa: E402
+from harness.series import worker_pool  # noqa: E402
 
 BUDGET_NAME = "NODE_BUDGET"
 CAP_NAME = "GAME_CAP"
@@ -251,8 +252,8 @@ def main():
         tasks += [("timing", (seed, path)) for seed in range(args.timing_games)]
     results = []
     started = time.perf_counter()
-    with Pool(args.jobs) as pool:
-        for result in pool.imap_unordered(run_task, tasks):
+    with worker_pool(args.jobs, len(tasks)) as run:
+        for result in run(run_task, tasks):
             results.append(result)
     wall = time.perf_counter() - started
 
@@ -299,4 +300,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -40,7 +40,6 @@ import statistics
 import sys
 import time
 from collections import Counter
-from multiprocessing import Pool
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -49,8 +48,10 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 
 from ab_strength import BUDGET_NAME, CAP_NAME, ab_agent  # noqa: E402
 from agents import make_agent  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
 from harness.variants.cs3243.game import Game, move_from_name  # noqa: E402
 from harness.referee import play_game  # noqa: E402
+from harness.series import in_task_order, worker_pool  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 LEAD_PLIES = (40, 60)
@@ -161,8 +162,8 @@ def summary(path, games, long_game=LONG_GAME):
 def play_all(tasks, jobs):
     """Every task's game summary (in task order), jobs games at a time, and the seconds taken."""
     started = time.perf_counter()
-    with Pool(jobs) as pool:
-        games = pool.map(play, tasks, chunksize=1)
+    with worker_pool(jobs, len(tasks)) as run:
+        games = in_task_order(run, play, tasks)
     return games, time.perf_counter() - started
 
 
@@ -202,4 +203,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -26,6 +26,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from harness.interrupts import exit_code  # noqa: E402
 from harness.analysis.analysers import make_analyser  # noqa: E402
 from harness.analysis.review import review_game  # noqa: E402
 from harness.series import run_game  # noqa: E402
@@ -106,4 +107,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

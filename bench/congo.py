@@ -25,6 +25,7 @@ sys.path.insert(0, ROOT)
 
 from agents.congo.ab import NODES, ABAgent  # noqa: E402
 from agents.congo.course import AlphaBetaAgent, MinimaxAgent  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
 from harness import stats  # noqa: E402
 from harness.variants.base import BLACK, WHITE  # noqa: E402
 from harness.variants.congo import VARIANT  # noqa: E402
@@ -185,4 +186,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -22,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from harness.interrupts import exit_code  # noqa: E402
 from harness.congo_tester.run import main as tester  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "congo")
@@ -87,4 +88,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

@@ -25,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, os.path.dirname(HERE))
 
+from harness.interrupts import exit_code  # noqa: E402
 from harness import box  # noqa: E402
 from harness.box import BoxSettings  # noqa: E402
 from harness.cluster import DaskRunner  # noqa: E402
@@ -116,4 +117,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

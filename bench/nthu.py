@@ -36,6 +36,7 @@ from agents.nthu.baselines import Baseline1, Baseline2, Baseline3, Baseline4  # 
 from agents.nthu.baselines import ExactSearch  # noqa: E402
 from agents.nthu.search import Search  # noqa: E402
 from harness.game import Game  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
 from harness.referee import play_game  # noqa: E402
 from harness.stats import elo_line, score_line  # noqa: E402
 from harness.variants.base import BLACK, WHITE  # noqa: E402
@@ -188,7 +189,11 @@ def main():
               f"{nodes / cpu:,.0f} nodes per CPU second")
 
 
-if __name__ == "__main__":
+def timed_main():
     started = time.perf_counter()
     main()
     print(f"\n(whole run {time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    sys.exit(exit_code(timed_main))

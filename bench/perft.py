@@ -11,6 +11,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from harness.interrupts import exit_code  # noqa: E402
 from harness.variants import find_variant  # noqa: E402
 from harness.variants.cs3243.game import Game  # noqa: E402
 from harness.variants.cs3243.rules import Rules, perft  # noqa: E402
@@ -62,4 +63,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -11,6 +11,7 @@ Only the main thread can set a signal handler; elsewhere, and where SIGINT is ig
 workers leave Ctrl-C to their parent), the block runs as it is and nothing is remembered.
 """
 import signal
+import sys
 import threading
 
 
@@ -39,3 +40,16 @@ class CtrlC:
             signal.signal(signal.SIGINT, self.previous)
             self.previous = None
         return False
+
+
+def exit_code(main, *args) -> int:
+    """main(*args)'s exit code (None counts as 0); a Ctrl-C that reaches here prints one line,
+    `interrupted`, instead of Python's traceback, and gives 130 (128 + SIGINT), as a shell does.
+    For scripts whose main has nothing to say on an interrupted run (the benches); a command
+    that has (what is recorded, how to resume) catches KeyboardInterrupt itself."""
+    try:
+        code = main(*args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr, flush=True)
+        return 130
+    return 0 if code is None else code

@@ -358,6 +358,19 @@ def worker_pool(jobs: int, tasks: int):
             raise
 
 
+def _numbered(item):
+    function, i, task = item
+    return i, function(task)
+
+
+def in_task_order(run, function, tasks: list) -> list:
+    """[function(task) for task in tasks], computed by `run` (a `worker_pool`'s), whose results
+    come as each task ends."""
+    done = sorted(run(_numbered, [(function, i, task) for i, task in enumerate(tasks)]),
+                  key=lambda numbered: numbered[0])
+    return [result for _, result in done]
+
+
 def play_tasks(tasks: List[dict], jobs: int, executor=None) -> Iterator[tuple]:
     """`run_game`'s (plan, record) for every task, as each game ends: on `executor` when given
     (see `run_plans`), else in `worker_pool`. Closing the generator before the end (a decision,

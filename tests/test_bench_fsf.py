@@ -202,3 +202,23 @@ def test_ctrl_c_stops_a_run_at_once_while_a_file_that_catches_it_thinks(tmp_path
     rest = "; the rest: --first-game 0 with another --out" if jobs == "1" else ""
     assert err.splitlines()[-1] == f"interrupted: 0 games recorded in {out}{rest}"
     assert out.read_text() == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_other_benches_stop_on_ctrl_c_with_one_line_not_a_traceback(tmp_path, jobs):
+    # bench/ab_vs_opponent.py stands for every bench but ab_vs_fsf.py (each ends in
+    # harness.interrupts.exit_code): Ctrl-C while a file that swallows it thinks
+    agent, thinking = tmp_path / "catches.py", tmp_path / "thinking"
+    agent.write_text(CATCHES_EVERYTHING + "NODE_BUDGET = 18000       # the constant the bench sets\n")
+    proc = subprocess.Popen([sys.executable, os.path.join(BENCH, "ab_vs_opponent.py"), str(agent),
+                             "--opponent", "minimax", "--seeds", "0", "4", "--jobs", jobs],
+                            env={**os.environ, "THINKING": str(thinking)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not thinking.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert thinking.exists()
+    err = ctrl_c(proc, "the bench ")
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] == "interrupted"
