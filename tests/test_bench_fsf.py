@@ -1,8 +1,10 @@
 """bench/ab_vs_fsf.py --combine: runs of several opening seeds pooled, pairs kept apart by seed;
+bench/ab_piece_values.py: the positions it takes and the fit;
 bench/ab_move_quality.py: which positions it takes from recorded games; bench/ab_reply_quality.py:
 which of the opponent's moves it judges, and how."""
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -14,6 +16,7 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.append(BENCH)      # after the standard library: bench/html.py must not hide `html`
 
 import ab_move_quality  # noqa: E402
+import ab_piece_values  # noqa: E402
 import ab_reply_quality  # noqa: E402
 import ab_vs_fsf  # noqa: E402
 from harness.student import load_student_module  # noqa: E402
@@ -222,3 +225,40 @@ def test_the_other_benches_stop_on_ctrl_c_with_one_line_not_a_traceback(tmp_path
     assert proc.returncode == 130
     assert "Traceback" not in err
     assert err.splitlines()[-1] == "interrupted"
+
+
+# a Knight's raid: 5. c4e5 takes a Black pawn; the others capture nothing
+RAID = ["a0b2", "g5f4", "b2c4", "f4g3", "c4e5", "b5b4", "e5c4"]
+
+
+def test_piece_values_takes_the_positions_after_quiet_moves_and_counts_white_less_black():
+    got = list(ab_piece_values.positions({"result": "white", "moves": RAID}, 1))
+    nothing, pawn_up = (0,) * 8, (1,) + (0,) * 7
+    # plies 1-4 and 6-7; ply 5 (the capture) is skipped
+    assert got == [(nothing, 1.0)] * 4 + [(pawn_up, 1.0)] * 2
+    assert list(ab_piece_values.positions({"result": "draw", "moves": RAID}, 6)) == [(pawn_up, 0.5)] * 2
+
+
+def test_piece_values_fit_finds_the_weights_the_scores_were_made_with():
+    truth = [0.3, 0.5, 1.1, 0.9, 1.6, 3.0, 2.9, 2.8, 0.05]        # 8 pieces and the constant
+    groups = {}
+    for i in range(8):
+        for d in (-2, -1, 1, 2):
+            for j in range(8):
+                counts = [0] * 8
+                counts[i] += d
+                counts[j] += 1 if j != i else 0
+                z = sum(w * c for w, c in zip(truth, counts)) + truth[-1]
+                groups[tuple(counts)] = [1000, 1000 / (1 + math.exp(-z))]
+    weights, errors = ab_piece_values.fit(groups)
+    assert [round(w, 6) for w in weights] == truth
+    assert all(0 < e < 0.2 for e in errors)
+
+
+def test_piece_values_names_the_file_line_and_ply_of_a_bad_move(tmp_path, capsys):
+    results = tmp_path / "games.jsonl"
+    results.write_text(json.dumps({"result": "white", "moves": RAID}) + "\n"
+                       + json.dumps({"result": "black", "moves": ["a0b2", "a3a4"]}) + "\n")
+    assert ab_piece_values.main([str(results)]) == 2
+    assert capsys.readouterr().err == (f"error: {results}, line 2: ply 2: 'a3a4' does not move a piece "
+                                       "of the side to move\n")
