@@ -116,7 +116,7 @@ def main(argv=None):
         try:
             lines = list(json_lines(path))
         except OSError as error:
-            print(f"error: {path}: {error.strerror}", file=sys.stderr)
+            print(f"error: {path}: cannot read it ({error.strerror})", file=sys.stderr)
             return 2
         for number, record in lines:
             if not isinstance(record, dict) or "moves" not in record or "result" not in record:

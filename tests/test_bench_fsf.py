@@ -6,9 +6,7 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
-import time
 
 import pytest
 
@@ -24,7 +22,7 @@ from harness.variants.cs3243.game import Game, move_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 from boards import gb  # noqa: E402
-from ctrl_c import ctrl_c  # noqa: E402
+from ctrl_c import CATCHES_EVERYTHING, ctrl_c, start_thinking  # noqa: E402
 
 AB_PATH = os.path.join(os.path.dirname(BENCH), "AB.py")
 
@@ -173,17 +171,6 @@ def test_reply_quality_names_the_file_and_line_of_a_bad_record(tmp_path, capsys)
 
 
 FSF = "/usr/games/fairy-stockfish"
-CATCHES_EVERYTHING = '''import os, time
-def studentAgent(gameboard):
-    open(os.environ["THINKING"], "w").close()
-    try:                            # AB.py's guard: whatever happens, answer
-        time.sleep(30)
-    except:
-        pass
-    for (col, row), (piece, colour) in gameboard.items():
-        if piece == "Pawn" and colour == "White":
-            return ((col, row), (col, row + 1))
-'''
 
 
 @pytest.mark.skipif(not os.path.exists(FSF), reason="fairy-stockfish not installed (apt-get install fairy-stockfish)")
@@ -192,14 +179,8 @@ def test_ctrl_c_stops_a_run_at_once_while_a_file_that_catches_it_thinks(tmp_path
     # the file swallows KeyboardInterrupt and answers; the run must stop anyway, not go on
     agent, thinking, out = tmp_path / "catches.py", tmp_path / "thinking", tmp_path / "games.jsonl"
     agent.write_text(CATCHES_EVERYTHING)
-    proc = subprocess.Popen([sys.executable, os.path.join(BENCH, "ab_vs_fsf.py"), "--ab", str(agent),
-                             "--games", "4", "--nodes", "1000", "--jobs", jobs, "--engine", FSF, "--out", str(out)],
-                            env={**os.environ, "THINKING": str(thinking)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while not thinking.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert thinking.exists()
+    proc = start_thinking([sys.executable, os.path.join(BENCH, "ab_vs_fsf.py"), "--ab", str(agent), "--games", "4",
+                           "--nodes", "1000", "--jobs", jobs, "--engine", FSF, "--out", str(out)], thinking)
     err = ctrl_c(proc, "the bench ")
     assert proc.returncode == 130
     rest = "; the rest: --first-game 0 with another --out" if jobs == "1" else ""
@@ -213,14 +194,8 @@ def test_the_other_benches_stop_on_ctrl_c_with_one_line_not_a_traceback(tmp_path
     # harness.interrupts.exit_code): Ctrl-C while a file that swallows it thinks
     agent, thinking = tmp_path / "catches.py", tmp_path / "thinking"
     agent.write_text(CATCHES_EVERYTHING + "NODE_BUDGET = 18000       # the constant the bench sets\n")
-    proc = subprocess.Popen([sys.executable, os.path.join(BENCH, "ab_vs_opponent.py"), str(agent),
-                             "--opponent", "minimax", "--seeds", "0", "4", "--jobs", jobs],
-                            env={**os.environ, "THINKING": str(thinking)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while not thinking.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert thinking.exists()
+    proc = start_thinking([sys.executable, os.path.join(BENCH, "ab_vs_opponent.py"), str(agent),
+                           "--opponent", "minimax", "--seeds", "0", "4", "--jobs", jobs], thinking)
     err = ctrl_c(proc, "the bench ")
     assert proc.returncode == 130
     assert "Traceback" not in err
