@@ -160,7 +160,11 @@ def summary(path, games, long_game=LONG_GAME):
 
 
 def play_all(tasks, jobs):
-    """Every task's game summary (in task order), jobs games at a time, and the seconds taken."""
+    """Every task's game summary (in task order), jobs games at a time, and the seconds taken.
+    Each file is loaded here first: one that cannot be played stops the run with its line now,
+    not in a pool's worker (whose SystemExit would leave the pool waiting for ever)."""
+    for path in sorted({task[0] for task in tasks}):
+        ab_agent(path).close()
     started = time.perf_counter()
     with worker_pool(jobs, len(tasks)) as run:
         games = in_task_order(run, play, tasks)

@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import subprocess
 import sys
 
 import pytest
@@ -237,3 +238,13 @@ def test_piece_values_names_the_file_line_and_ply_of_a_bad_move(tmp_path, capsys
     assert ab_piece_values.main([str(results)]) == 2
     assert capsys.readouterr().err == (f"error: {results}, line 2: ply 2: 'a3a4' does not move a piece "
                                        "of the side to move\n")
+
+
+def test_a_file_the_bench_cannot_play_stops_it_with_one_line_even_with_a_pool(tmp_path):
+    agent = tmp_path / "no_budget.py"
+    agent.write_text(CATCHES_EVERYTHING)            # no NODE_BUDGET for the bench to set
+    done = subprocess.run([sys.executable, os.path.join(BENCH, "ab_vs_opponent.py"), str(agent),
+                           "--opponent", "minimax", "--seeds", "0", "2", "--jobs", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == f"{agent} has no NODE_BUDGET constant to set\n"
