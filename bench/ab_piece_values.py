@@ -29,7 +29,7 @@ ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, ROOT)
 sys.path.append(BENCH)      # last: bench/html.py must not hide the standard library's html
 
-from ab_vs_fsf import json_lines  # noqa: E402
+from ab_reply_quality import numbered_records  # noqa: E402
 from harness.interrupts import exit_code  # noqa: E402
 from harness.variants.cs3243.game import Position, move_from_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
@@ -112,32 +112,31 @@ def main(argv=None):
     groups = defaultdict(lambda: [0, 0.0])
     games = seen = 0
     done = set()
-    for path in args.results:
-        try:
-            lines = list(json_lines(path))
-        except OSError as error:
-            print(f"error: {path}: cannot read it ({error.strerror})", file=sys.stderr)
+    try:
+        records = numbered_records(args.results)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for path, number, record in records:
+        if "result" not in record:
+            print(f"error: {path}, line {number}: not a game record (moves, result)", file=sys.stderr)
             return 2
-        for number, record in lines:
-            if not isinstance(record, dict) or "moves" not in record or "result" not in record:
-                print(f"error: {path}, line {number}: not a game record (moves, result)", file=sys.stderr)
-                return 2
-            if record.get("error") or record["result"] not in ("white", "black", "draw"):
-                continue
-            key = (record.get("white"), record.get("black"), tuple(record["moves"]))
-            if key in done:         # the same game in two files counts once
-                continue
-            done.add(key)
-            try:
-                for counts, score in positions(record, args.from_ply):
-                    group = groups[counts]
-                    group[0] += 1
-                    group[1] += score
-                    seen += 1
-            except ValueError as error:
-                print(f"error: {path}, line {number}: {error}", file=sys.stderr)
-                return 2
-            games += 1
+        if record.get("error") or record["result"] not in ("white", "black", "draw"):
+            continue
+        key = (record.get("white"), record.get("black"), tuple(record["moves"]))
+        if key in done:         # the same game in two files counts once
+            continue
+        done.add(key)
+        try:
+            for counts, score in positions(record, args.from_ply):
+                group = groups[counts]
+                group[0] += 1
+                group[1] += score
+                seen += 1
+        except ValueError as error:
+            print(f"error: {path}, line {number}: {error}", file=sys.stderr)
+            return 2
+        games += 1
     if not seen:
         print("error: no positions to fit", file=sys.stderr)
         return 2

@@ -107,9 +107,9 @@ def game_quality(task):
             "losses": losses, "ranks": ranks}
 
 
-def read_records(paths):
-    """Every game record of the files; a file that cannot be read or a line that is not a game
-    record with its moves: ValueError naming the file and line."""
+def numbered_records(paths):
+    """(path, line number, record) for every game record of the files; a file that cannot be
+    read or a line that is not a game record with its moves: ValueError naming the file and line."""
     records = []
     for path in paths:
         try:
@@ -119,8 +119,13 @@ def read_records(paths):
         for number, record in lines:
             if not isinstance(record, dict) or not isinstance(record.get("moves"), list):
                 raise ValueError(f"{path}, line {number}: not a game record with its moves")
-            records.append(record)
+            records.append((path, number, record))
     return records
+
+
+def read_records(paths):
+    """Every game record of the files (numbered_records without the places)."""
+    return [record for _, _, record in numbered_records(paths)]
 
 
 def summary(name, games, count):
