@@ -1,6 +1,8 @@
 """The opponents, by variant, and the registry that turns a built-in name into an Agent.
 
 A variant's built-ins are ``name -> "module:Class"``; a class is imported only when asked for.
+A variant without a table of its own (Gardner, and any game added later) gets `GENERIC`: random,
+greedy and ab over the Variant interface (agents/generic.py), made with the variant they play.
 Specs that are not built-in names (a student's ``.py`` file, ``uci:PATH``, ``nthu:PATH``) are
 the harness's business (`harness.players`); ``uci:`` engines are ours and live here too.
 """
@@ -8,6 +10,7 @@ import importlib
 from typing import Dict, List
 
 from harness.agent import Agent, AgentError
+from harness.variants import find_variant
 
 from .nthu import AGENTS as NTHU_AGENTS
 from .congo import AGENTS as CONGO_AGENTS
@@ -24,6 +27,12 @@ BUILTIN: Dict[str, Dict[str, str]] = {
     "congo": CONGO_AGENTS,
 }
 
+GENERIC: Dict[str, str] = {
+    "random": "agents.generic:RandomAgent",
+    "greedy": "agents.generic:GreedyAgent",
+    "ab": "agents.generic:AlphaBetaAgent",
+}
+
 UCI_PREFIX = "uci:"
 
 # The game review's analysers on our own searches (harness/analysis/analyser.py's interface), by
@@ -34,17 +43,24 @@ ANALYSERS: Dict[str, str] = {
 }
 
 
+def _table(variant: str) -> Dict[str, str]:
+    """The variant's built-ins: its own table, else the generic agents."""
+    return BUILTIN.get(variant, GENERIC)
+
+
 def builtin_names(variant: str = "cs3243") -> List[str]:
-    return list(BUILTIN.get(variant, {}))
+    return list(_table(variant))
 
 
 def make_builtin(name: str, variant: str = "cs3243") -> Agent:
     """The built-in agent `name` of `variant`; AgentError (one line) when there is none."""
-    table = BUILTIN.get(variant, {})
+    table = _table(variant)
     if name not in table:
         raise AgentError(f"unknown agent '{name}' for {variant}: use one of {', '.join(table) or 'none'}")
     module_name, class_name = table[name].split(":")
-    return getattr(importlib.import_module(module_name), class_name)()
+    cls = getattr(importlib.import_module(module_name), class_name)
+    from .generic import VariantAgent
+    return cls(find_variant(variant)) if issubclass(cls, VariantAgent) else cls()
 
 
 def make_analyser(variant: str, nodes=None):
@@ -66,7 +82,7 @@ def make_agent(spec: str, variant: str = "cs3243") -> Agent:
     CS3243) a student's ``.py`` file loaded without a sandbox."""
     if spec.startswith(UCI_PREFIX):
         return make_uci(spec)
-    if spec in BUILTIN.get(variant, {}):
+    if spec in _table(variant):
         return make_builtin(spec, variant)
     if variant == "cs3243" and spec.endswith(".py"):
         import os

@@ -14,6 +14,7 @@ _MODULES: Dict[str, str] = {
     "cs3243": "harness.variants.cs3243",
     "nthu": "harness.variants.nthu",
     "congo": "harness.variants.congo",
+    "gardner": "harness.variants.gardner",
 }
 _LOADED: Dict[str, Variant] = {}
 

@@ -46,6 +46,10 @@ class Termination(str, enum.Enum):
     # Congo
     LION_CAPTURE = "lion_capture"             # a lion is gone: the side with its lion wins
     LIONS_ONLY = "lions_only"                 # only the two lions are left: draw
+    # Chess-like games (Gardner): also CHECKMATE, FIFTY_MOVE_DRAW (no capture or pawn move), MAX_PLIES
+    STALEMATE = "stalemate"                   # no legal move, not in check: draw
+    REPETITION = "repetition"                 # a position stands for the third time: draw
+    INSUFFICIENT_MATERIAL = "insufficient_material"   # neither side can ever mate: draw
     # Faults, set by the referee when an agent fails (the other side wins)
     ILLEGAL_MOVE = "illegal_move"
     TIMEOUT = "timeout"
@@ -149,6 +153,11 @@ class Variant:
     report_colour = "white"
     pass_marks: Dict[str, float] = {}
     game_seconds: Optional[float] = None
+    # The game review's analyser when `analyse` is given none: "ab" (our own search for the
+    # variant, agents' registry) or "uci" (a UCI engine such as Fairy-Stockfish, which knows the
+    # game by the name `uci_variant`; None: no UCI engine plays it).
+    default_analyser = "ab"
+    uci_variant: Optional[str] = None
 
     def __init__(self):
         self.protocol = self.protocol_class(self)
@@ -236,6 +245,18 @@ class Variant:
     def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
         """Extra fields for a game's record (e.g. a start FEN); none by default."""
         return {}
+
+    def engine_fen(self, state: Any) -> str:
+        """The position as sent to a UCI engine (``position fen ...``); by default `fen`."""
+        return self.fen(state)
+
+    def engine_move(self, state: Any, text: str) -> Optional[Move]:
+        """The legal move a UCI engine's move text names in `state`, or None."""
+        try:
+            move = self.parse_move(text)
+        except ValueError:
+            return None
+        return move if move in self.legal_moves(state) else None
 
     def fen(self, state: Any) -> Optional[str]:
         """The state as the text `game_options(fen=...)` reads back (the side to move included),
