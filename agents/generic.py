@@ -19,8 +19,8 @@ from harness.variants.base import WHITE, Move, Variant
 
 MATE = 100000
 MATE_BOUND = MATE - 1000          # beyond it, a score is a forced win or loss
-DEFAULT_NODES = 4000
-DEFAULT_SECONDS = 1.0
+DEFAULT_NODES = 2000
+DEFAULT_SECONDS = 2.0       # a cap for a slow machine: the node budget decides first
 MAX_DEPTH = 8
 
 

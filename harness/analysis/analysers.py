@@ -1,8 +1,9 @@
 """An analyser spec -> an analyser (the composition of the game review's analysers).
 
-- no spec: the variant's own: cs3243 Fairy-Stockfish (found on PATH or in /usr/games), nthu and
-  congo our `ab` search;
-- ``uci:PATH[,nodes=N]``: any UCI engine that loads the project's cs3243.ini (cs3243 only);
+- no spec: the variant's own (`Variant.default_analyser`): cs3243 and gardner Fairy-Stockfish
+  (found on PATH or in /usr/games), nthu and congo our `ab` search;
+- ``uci:PATH[,nodes=N]``: any UCI engine that knows the variant (`Variant.uci_variant`: cs3243
+  from the project's cs3243.ini, gardner built into Fairy-Stockfish);
 - ``ab[,nodes=N]``: our own search (nthu, congo).
 
 ``--nodes N`` gives the node count when the spec does not. Every mistake is an AnalyserError
@@ -14,10 +15,11 @@ from typing import Optional
 from .. import players
 from ..agent import AgentError
 from ..uci import parse_spec
+from ..variants import find_variant
 from .analyser import Analyser, AnalyserError
 from .uci import DEFAULT_NODES as UCI_NODES, UciAnalyser, default_engine
 
-SPEC_FORMS = "uci:PATH[,nodes=N] (cs3243) or ab[,nodes=N] (nthu, congo)"
+SPEC_FORMS = "uci:PATH[,nodes=N] (cs3243, gardner) or ab[,nodes=N] (nthu, congo)"
 _AB = re.compile(r"ab(?:,nodes=(\d+))?")
 
 
@@ -32,27 +34,27 @@ def _nodes(spec_nodes: Optional[int], nodes: Optional[int], spec: str) -> Option
 
 def make_analyser(spec: Optional[str], variant: str, nodes: Optional[int] = None) -> Analyser:
     """The analyser for games of `variant` (not started yet: call its `verify`)."""
+    game = find_variant(variant)
     if spec is None:
-        spec = "uci" if variant == "cs3243" else "ab"
+        spec = game.default_analyser
     if spec == "uci" or spec.startswith("uci:"):
-        if variant != "cs3243":
-            raise AnalyserError(f"analyser '{spec}': UCI engines analyse cs3243 games only; "
-                                f"{variant} uses ab")
+        if game.uci_variant is None:
+            raise AnalyserError(f"analyser '{spec}': no UCI engine plays {variant}; {variant} uses ab")
         if spec == "uci":
-            return UciAnalyser(default_engine(), _nodes(None, nodes, spec) or UCI_NODES)
+            return UciAnalyser(default_engine(variant), game, _nodes(None, nodes, spec) or UCI_NODES)
         try:
             path, options = parse_spec(spec, ("nodes",))
         except ValueError as exc:
             raise AnalyserError(f"analyser {exc}") from None
-        return UciAnalyser(path, _nodes(options.get("nodes"), nodes, spec) or UCI_NODES)
+        return UciAnalyser(path, game, _nodes(options.get("nodes"), nodes, spec) or UCI_NODES)
     match = _AB.fullmatch(spec.strip())
     if match is None:
         raise AnalyserError(f"unknown analyser '{spec}': use {SPEC_FORMS}")
-    if variant == "cs3243":
-        raise AnalyserError("cs3243 games are analysed by a UCI engine (Fairy-Stockfish): "
-                            "use --analyser uci:PATH[,nodes=N] or leave --analyser out")
     chosen = _nodes(int(match.group(1)) if match.group(1) else None, nodes, spec)
     try:
         return players.search_analyser(variant, chosen)
-    except AgentError as exc:
-        raise AnalyserError(str(exc)) from None
+    except AgentError:
+        if game.default_analyser != "uci":
+            raise
+        raise AnalyserError(f"{variant} games are analysed by a UCI engine (Fairy-Stockfish): "
+                            "use --analyser uci:PATH[,nodes=N] or leave --analyser out") from None

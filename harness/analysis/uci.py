@@ -1,5 +1,8 @@
-"""The cs3243 analyser: Fairy-Stockfish (or any UCI engine that loads the project's cs3243.ini)
-searching each position to a node count.
+"""The UCI analyser: Fairy-Stockfish (or any UCI engine that knows the variant: cs3243 from the
+project's cs3243.ini, gardner built in) searching each position to a node count.
+
+What is variant's own comes from the variant: the name the engine knows it by (`uci_variant`),
+the position sent (`engine_fen`), the engine's move read back (`engine_move`).
 
 Each position is searched on its own (``ucinewgame`` first, so the hash holds nothing from the
 positions before): the same position always gets the same evaluation, whichever games were
@@ -8,13 +11,9 @@ the engine knows how close the 50-ply rule is. The score is the last ``info ... 
 before ``bestmove`` (``cp N`` or ``mate N``, from the side to move), turned to White's view.
 """
 import os
-from typing import Optional
-
 from ..agent import AgentTimeout
 from ..uci import UciEngine, UciError, find_engine, parse_score
-from ..variants.base import Move
-from ..variants.cs3243.fen import parse_engine_move, position_fen
-from ..variants.cs3243.rules import RULES
+from ..variants.base import WHITE, Variant
 from .analyser import Analyser, AnalyserError, Evaluation, from_mover
 
 ENGINE = "fairy-stockfish"
@@ -24,21 +23,23 @@ INSTALL_HINT = ("install it (Debian/Ubuntu: apt-get install fairy-stockfish) or 
                 "with --analyser uci:PATH")
 
 
-def default_engine() -> str:
+def default_engine(variant: str) -> str:
     """Fairy-Stockfish's path (on PATH or in /usr/games); AnalyserError naming how to install it."""
     path = find_engine(ENGINE)
     if path is None:
-        raise AnalyserError(f"the cs3243 analyser needs Fairy-Stockfish, which is not on PATH or in "
+        raise AnalyserError(f"the {variant} analyser needs Fairy-Stockfish, which is not on PATH or in "
                             f"/usr/games: {INSTALL_HINT}")
     return path
 
 
 class UciAnalyser(Analyser):
-    def __init__(self, path: str, nodes: int = DEFAULT_NODES, timeout: float = SEARCH_TIMEOUT):
+    def __init__(self, path: str, variant: Variant, nodes: int = DEFAULT_NODES,
+                 timeout: float = SEARCH_TIMEOUT):
         self.path = path
+        self.variant = variant
         self.nodes = nodes
         self.timeout = timeout
-        self.engine = UciEngine(path)
+        self.engine = UciEngine(path, variant=variant.uci_variant)
         self.spec = f"uci:{path},nodes={nodes}"
         self.label = self.spec
 
@@ -59,23 +60,22 @@ class UciAnalyser(Analyser):
             if not self.engine.running:
                 self._start()
             self.engine.new_game()
-            line, infos = self.engine.search(position_fen(state), f"go nodes {self.nodes}", self.timeout)
+            fen = self.variant.engine_fen(state)
+            line, infos = self.engine.search(fen, f"go nodes {self.nodes}", self.timeout)
         except (UciError, AgentTimeout) as exc:
             self.engine.close()
             raise AnalyserError(f"analyser '{self.spec}': {exc}") from None
         cp, mate = parse_score(infos)
         if cp is None and mate is None:
-            raise AnalyserError(f"analyser '{self.spec}' gave no score for {position_fen(state)} "
+            raise AnalyserError(f"analyser '{self.spec}' gave no score for {fen} "
                                 f"(it answered: {line})")
         words = line.split()
-        best: Optional[Move] = None
-        move = parse_engine_move(RULES, words[1]) if len(words) > 1 else None
-        if move is not None and Move(*move) in (Move(s, t) for s, t in RULES.moves(state.board, state.side)):
-            best = Move(*move)
+        best = self.variant.engine_move(state, words[1]) if len(words) > 1 else None
+        side = 1 if self.variant.to_move(state) == WHITE else -1
         if mate is not None:
             # a UCI mate is in moves of the side to move (negative: it is mated); as plies, +-(2n - 1)
-            return from_mover(state.side, best, mate_plies=2 * mate - 1 if mate > 0 else 2 * mate)
-        return from_mover(state.side, best, cp=cp)
+            return from_mover(side, best, mate_plies=2 * mate - 1 if mate > 0 else 2 * mate)
+        return from_mover(side, best, cp=cp)
 
     def close(self) -> None:
         self.engine.close()

@@ -26,6 +26,9 @@ class CS3243(Variant):
     pass_marks: Dict[str, float] = {"dummy": 1.0, "random": 1.0, "greedy": 0.9, "smart": 0.9, "minimax": 0.8}
     report_opponents = tuple(pass_marks)
     game_seconds = 30.0
+    # the game review's analyser: Fairy-Stockfish with the project's cs3243.ini (fen.VARIANT_FILE)
+    default_analyser = "uci"
+    uci_variant = fen.VARIANT_NAME
 
     def describe(self, state: Position) -> str:
         return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"
@@ -123,6 +126,14 @@ class CS3243(Variant):
         first = state.to_move if state.plies % 2 == 0 else (BLACK if state.to_move == WHITE else WHITE)
         offset = state.first_fullmove - 1       # a start from a FEN keeps its move number
         return fen.position_fen(state, offset + fen.fullmove_number(first, state.plies))
+
+    def engine_fen(self, state: Position) -> str:
+        """The position as the analyser sends it (move number 1: the engine needs no other)."""
+        return fen.position_fen(state)
+
+    def engine_move(self, state: Position, text: str) -> Optional[Move]:
+        move = fen.parse_engine_move(RULES, text)
+        return Move(*move) if move is not None and Move(*move) in self.legal_moves(state) else None
 
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
