@@ -61,7 +61,7 @@ def test_the_agents_offered_are_the_builtins_and_the_files_given(client):
     nthu = [a["name"] for a in client.get("/api/agents?variant=nthu").json()["agents"]]
     assert nthu == ["baseline1", "baseline2", "baseline3", "baseline4", "random", "greedy", "ab"]
     bad = client.get("/api/agents?variant=chess")
-    assert (bad.status_code, bad.json()) == (400, {"error": 'unknown variant "chess": use one of cs3243, nthu, congo'})
+    assert (bad.status_code, bad.json()) == (400, {"error": 'unknown variant "chess": use one of cs3243, nthu, congo, gardner'})
 
 
 def test_a_human_game_move_reply_and_every_refusal(client):
@@ -165,7 +165,7 @@ def test_a_fault_on_a_position_taken_back_does_not_follow_the_agent_into_the_nex
     ({"white": "human", "black": "greedy", "seed": -1}, 400, "'seed' must be a whole number >= 0"),
     ({"white": "human", "black": "greedy", "seed": True}, 400, "'seed' must be a whole number >= 0"),
     ({"white": "human", "black": "greedy", "variant": "chess"}, 400,
-     'unknown variant "chess": use one of cs3243, nthu, congo'),
+     'unknown variant "chess": use one of cs3243, nthu, congo, gardner'),
     ({"white": "human", "black": "greedy", "variant": "congo", "fen": "3l3/7 w 1"}, 400,
      "--fen '3l3/7 w 1': 2 ranks in the board, expected 7"),
     ({"white": "human", "black": "greedy", "pace": 60}, 400, "'pace' must be a number of seconds from 0 to 5"),

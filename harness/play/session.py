@@ -52,11 +52,16 @@ def square_cells(variant: Variant) -> Dict[str, Tuple[int, int]]:
 
 
 def split_move(variant: Variant, text: str) -> Optional[Tuple[str, str]]:
-    """(from-square, to-square) when `text` is two square names run together, else None."""
+    """(from-square, to-square) when `text` is two square names run together, perhaps followed by
+    a promotion's piece letter (``a4a5q``), else None."""
     cells = square_cells(variant)
+    pieces = {letter.lower() for letter in variant.letters.values()}
     for cut in range(1, len(text)):
-        if text[:cut] in cells and text[cut:] in cells:
-            return text[:cut], text[cut:]
+        source, target = text[:cut], text[cut:]
+        if source in cells and target in cells:
+            return source, target
+        if source in cells and target[:-1] in cells and target[-1:] in pieces:
+            return source, target[:-1]
     return None
 
 
@@ -84,6 +89,10 @@ def read_move(variant: Variant, state: Any, text: str) -> Move:
         move = None
     if move is not None and move in legal:
         return move
+    promotions = [variant.move_name(m) for m in legal if move is not None and m.promotion
+                  and (m.from_square, m.to_square) == (move.from_square, move.to_square)]
+    if promotions:
+        raise Refused(f"'{text.strip()}' is a promotion: name the piece, one of {', '.join(promotions)}")
     raise Refused(f"'{text.strip()}' is not a move here: {why_not(variant, state, *squares, legal)}")
 
 

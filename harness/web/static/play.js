@@ -56,10 +56,12 @@
     return names;
   }
 
-  function split(move) {        // "b1b2" -> ["b1", "b2"], from the board's own square names
-    var names = squareNames();
+  function split(move) {        // "b1b2" -> ["b1", "b2"], from the board's own square names; a
+    var names = squareNames();    // promotion's piece letter is left off ("a4a5q" -> ["a4", "a5"])
     for (var cut = 1; cut < move.length; cut++) {
-      if (names[move.slice(0, cut)] && names[move.slice(cut)]) { return [move.slice(0, cut), move.slice(cut)]; }
+      var from = move.slice(0, cut), to = move.slice(cut);
+      if (names[from] && names[to]) { return [from, to]; }
+      if (names[from] && names[to.slice(0, -1)] && /^[a-z]$/.test(to.slice(-1))) { return [from, to.slice(0, -1)]; }
     }
     return null;
   }
@@ -295,6 +297,7 @@
         var pair = split(m);
         return pair && pair[0] === selected && pair[1] === name;
       });
+      // several moves between the same squares are promotions: the first in the variant's order (a queen)
       if (chosen.length) { sendMove(chosen[0]); return; }
     }
     selected = selected !== name && legalFrom(name).length ? name : null;
