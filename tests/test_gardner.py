@@ -19,7 +19,7 @@ from harness.variants import find_variant
 from harness.variants.base import Move, Outcome, Termination
 from harness.variants.gardner import START_FEN, parse_fen, rules
 from harness.web.app import Offer, Settings, create_app
-from tests.cli_run import run_cli
+from cli_run import run_cli
 
 V = find_variant("gardner")
 FSF = find_engine("fairy-stockfish")
