@@ -142,3 +142,19 @@ def test_the_form_starts_a_game_and_shows_a_bad_fen_in_one_line(page, url):
     assert piece(page, "a7") == ("G", "black")
     # the browser itself logs the refused request; nothing else went wrong
     assert page.problems == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]
+
+
+def test_a_pawn_clicked_to_the_far_rank_becomes_a_queen(page, url):
+    """Gardner: four moves go from b4 to b5 (b4b5q, r, b, n); the board marks b5 once and a click
+    plays the first, the queen."""
+    fen = "r3k/1P3/5/5/R3K w - - 0 1"
+    page.goto(url + "?variant=gardner&white=human&black=random&seed=2&fen=" + fen.replace(" ", "%20"))
+    page.wait_for_selector('#board [data-square="b4"] .piece')
+    page.click('#board [data-square="b4"]')
+    assert page.query_selector('#board [data-square="b5"] circle.target') is not None
+    assert page.query_selector('#board [data-square="a5"] circle.target') is not None
+    page.click('#board [data-square="b5"]')
+    page.wait_for_selector('#moves button[data-ply="1"]')
+    assert page.inner_text('#moves button[data-ply="1"]') == "b4b5q"
+    assert piece(page, "b5") == ("Q", "white")
+    assert page.problems == []
