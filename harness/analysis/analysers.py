@@ -53,8 +53,8 @@ def make_analyser(spec: Optional[str], variant: str, nodes: Optional[int] = None
     chosen = _nodes(int(match.group(1)) if match.group(1) else None, nodes, spec)
     try:
         return players.search_analyser(variant, chosen)
-    except AgentError:
-        if game.default_analyser != "uci":
-            raise
-        raise AnalyserError(f"{variant} games are analysed by a UCI engine (Fairy-Stockfish): "
-                            "use --analyser uci:PATH[,nodes=N] or leave --analyser out") from None
+    except AgentError as exc:
+        if game.default_analyser == "uci":
+            raise AnalyserError(f"{variant} games are analysed by a UCI engine (Fairy-Stockfish): "
+                                "use --analyser uci:PATH[,nodes=N] or leave --analyser out") from None
+        raise AnalyserError(str(exc)) from None

@@ -1,7 +1,7 @@
 """The UCI analyser: Fairy-Stockfish (or any UCI engine that knows the variant: cs3243 from the
 project's cs3243.ini, gardner built in) searching each position to a node count.
 
-What is variant's own comes from the variant: the name the engine knows it by (`uci_variant`),
+What is the variant's own comes from the variant: the name the engine knows it by (`uci_variant`),
 the position sent (`engine_fen`), the engine's move read back (`engine_move`).
 
 Each position is searched on its own (``ucinewgame`` first, so the hash holds nothing from the
@@ -11,6 +11,7 @@ the engine knows how close the 50-ply rule is. The score is the last ``info ... 
 before ``bestmove`` (``cp N`` or ``mate N``, from the side to move), turned to White's view.
 """
 import os
+
 from ..agent import AgentTimeout
 from ..uci import UciEngine, UciError, find_engine, parse_score
 from ..variants.base import WHITE, Variant
