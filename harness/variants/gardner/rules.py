@@ -187,9 +187,9 @@ def _dark(square: int) -> bool:
 
 def cannot_mate(board, side: int) -> bool:
     """Fairy-Stockfish's `has_insufficient_material` for a chess-like game, on this board: `side`
-    can never mate when it has no rook, queen or pawn (a pawn may become a rook or queen), and its
-    other pieces are bishops while all bishops on the board stand on squares of one colour and no
-    knight stands anywhere, or a single knight and no other piece but the kings."""
+    can never mate when it has no rook, queen or pawn (a pawn may become a rook or queen) and its
+    pieces are bishops while all bishops on the board stand on squares of one colour and no other
+    piece but the kings is on the board, or a lone knight with nothing else but the kings."""
     own = [abs(p) for p in board if p * side > 0 and abs(p) != KING]
     if any(p in (PAWN, ROOK, QUEEN) for p in own):
         return False
