@@ -104,10 +104,15 @@ def test_fifty_moves_without_a_capture_or_pawn_move_draw_unless_the_last_one_mat
     assert V.outcome(state) is None
     quiet = V.apply(state, V.parse_move("b1b2"))
     assert quiet.quiet == 100 and V.outcome(quiet) == Outcome(Termination.FIFTY_MOVE_DRAW, None)
+    if pyffish is not None:
+        assert pyffish.is_optional_game_end("gardner", "4k/5/5/5/KR3 w - - 99 60", ["b1b2"])[0] is True
+        assert pyffish.is_optional_game_end("gardner", "4k/5/5/5/KR3 w - - 98 60", ["b1b2"])[0] is False
     capture = V.apply(V.start(fen="4k/5/5/5/KRn2 w - - 99 60"), V.parse_move("b1c1"))
     assert capture.quiet == 0 and V.outcome(capture) is None
     mate = V.apply(V.start(fen="k1K2/5/5/5/4R w - - 99 60"), V.parse_move("e1a1"))   # mate on ply 100
     assert mate.quiet == 100 and V.outcome(mate) == Outcome(Termination.CHECKMATE, "White")
+    if pyffish is not None:      # the engine's rule too: no 50-move draw when the side to move is mated
+        assert pyffish.is_optional_game_end("gardner", "k1K2/5/5/5/4R w - - 99 60", ["e1a1"])[0] is False
 
 
 def test_the_third_time_a_position_stands_is_a_draw_and_a_capture_forgets_the_past():
@@ -189,32 +194,40 @@ def test_perft_equals_the_installed_engines(fen, depth):
 
 @needs_pyffish
 def test_random_games_agree_with_pyffish_move_by_move():
-    """Every position of 30 seeded random games: the same legal moves as pyffish's, and the same
-    ends (mate, stalemate, the 50-move rule, threefold repetition, no mating material)."""
+    """Every position of 20 seeded random games: the same legal moves as pyffish's, and the same
+    ends (mate, stalemate, the 50-move rule, threefold repetition, no mating material). pyffish
+    is given each position's FEN, and for its 50-move and repetition rules the moves since the
+    last capture or pawn move from the FEN there (no earlier position can come back). Its slower
+    questions are skipped where its answer is sure: no repetition within 4 plies of a capture or
+    pawn move, enough material while each side has a pawn, rook or queen."""
     ends = set()
-    for seed in range(30):
-        rng, state, moves = random.Random(seed), V.start(), []
+    for seed in range(20):
+        rng, state = random.Random(seed), V.start()
+        since_fen, since = V.fen(state), []
         while True:
-            legal = names(state)
-            assert sorted(legal) == sorted(pyffish.legal_moves("gardner", START_FEN, moves)), moves
-            outcome = V.outcome(state)
-            optional, _ = pyffish.is_optional_game_end("gardner", START_FEN, moves)
-            insufficient = pyffish.has_insufficient_material("gardner", START_FEN, moves)
+            fen, legal = V.fen(state), names(state)
+            assert sorted(legal) == sorted(pyffish.legal_moves("gardner", fen, [])), (seed, fen)
+            optional = len(since) >= 4 and pyffish.is_optional_game_end("gardner", since_fen, since)[0]
+            heavy = [any(p * side > 0 and abs(p) in (rules.PAWN, rules.ROOK, rules.QUEEN) for p in state.board)
+                     for side in (1, -1)]
             if not legal:
-                expected = "checkmate" if pyffish.game_result("gardner", START_FEN, moves) else "stalemate"
+                expected = "checkmate" if pyffish.game_result("gardner", fen, []) else "stalemate"
             elif optional:
                 expected = "fifty_move_draw" if state.quiet >= 100 else "repetition"
-            elif all(insufficient):
+            elif not all(heavy) and all(pyffish.has_insufficient_material("gardner", fen, [])):
                 expected = "insufficient_material"
             else:
                 expected = None
-            assert (outcome.reason if outcome else None) == expected, moves
+            outcome = V.outcome(state)
+            assert (outcome.reason if outcome else None) == expected, (seed, fen)
             if outcome:
                 ends.add(outcome.reason)
                 break
-            moves.append(rng.choice(legal))
-            state = V.apply(state, V.parse_move(moves[-1]))
-    assert {"checkmate", "insufficient_material"} <= ends
+            move = V.parse_move(rng.choice(legal))
+            after = V.apply(state, move)
+            since_fen, since = (V.fen(after), []) if after.quiet == 0 else (since_fen, since + [V.move_name(move)])
+            state = after
+    assert ends == {"checkmate", "stalemate", "repetition", "insufficient_material"}
 
 
 # ----------------------------------------------------------------------------- agents
