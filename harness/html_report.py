@@ -30,6 +30,7 @@ from .analysis.store import read_analyses, review_of
 from .analysis.text import accuracy_text, ply_text, turning_point_text
 from .records import record_states
 from .report import (REPORT_HTML, HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line,
+                     verdict_line,
                      table_rows)
 from .results import RESULTS_FILE, outcome, read_records
 from .stats import wilson
@@ -363,6 +364,7 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
         "report": report,
         "settings": settings if settings is not None else settings_line(report),
         "verdict": verdict,
+        "course_verdict": verdict_line(report) if verdict and report.get("points") else None,
         "check": check_line(report) if verdict else None,
         "caption": caption,
         "side": side,
@@ -472,10 +474,12 @@ def report_games(out: str, report: Dict[str, Any]) -> List[Tuple[str, Dict[str, 
     return games
 
 
-def write_report_html(out: str, report: Dict[str, Any], variant=None) -> str:
-    """Write OUT/report.html for a report whose series are in OUT; return its path."""
+def write_report_html(out: str, report: Dict[str, Any], variant=None, relative: bool = False) -> str:
+    """Write OUT/report.html for a report whose series are in OUT; return its path. relative:
+    the page names the games' files relative to OUT (a report handed to a student names no
+    folder of the grader's)."""
     paths = {key: os.path.join(out, directory_name(key), RESULTS_FILE) for key in report["opponents"]}
-    page = render_report_html(report, report_games(out, report), variant, paths,
+    page = render_report_html(report, report_games(out, report), variant, None if relative else paths,
                               analyses={key: read_analyses(path) for key, path in paths.items()})
     path = os.path.join(out, REPORT_HTML)
     with open(path, "w", encoding="utf-8") as handle:

@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import stats
 from .report import directory_name
-from .results import read_records, outcome, pair_points, write_json
+from .results import group_settings, open_group, read_records, outcome, pair_points, write_json
 from .html_report import write_tournament_html
 from .series import SeriesPlan, run_plans
 
@@ -280,6 +280,7 @@ def render_text(report: dict) -> str:
 def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, executor=None, resume=False,
                    force=False, progress="auto", **series) -> dict:
     laid_out = plan_tournament(players, games, out, **series)
+    open_group(out, group_settings(series, games=games, players=list(players)), resume, force, "tournament")
     all_records = run_plans([plan for *_, plan in laid_out], jobs=jobs, resume=resume, fresh=force,
                             progress=progress, executor=executor, label=PROGRESS_LABEL)
     settings = {"games": games, **{k: v for k, v in series.items()}}

@@ -1,16 +1,12 @@
 """`gradescope --out autograder.zip`: the course's grading as a Gradescope autograder (harness/gradescope/)."""
 from .. import players
-from ..argtypes import positive_number
 from ..box import BoxSettings
 from ..gradescope import COLOURS, GRADED_VARIANTS, VISIBILITIES, Settings, SettingsError
 from ..gradescope.bundle import BundleError, build_bundle
 from ..report import COURSE_GAME_SECONDS
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
-from .common import (UsageError, add_variant_option, agent_spec, opponent_list, positive_int, positive_seconds,
-                     variant_of, whole_number)
-
-
-points_number = positive_number("points")
+from .common import (UsageError, add_points_options, add_variant_option, agent_spec, opponent_list, positive_int,
+                     positive_seconds, variant_of, whole_number)
 
 
 def run(args) -> int:
@@ -56,10 +52,7 @@ def add_parser(sub) -> None:
                    help="built-in opponents, one test each (default: the course's, cs3243 dummy,random,greedy,smart,minimax)")
     p.add_argument("--colour", choices=COLOURS, default=None,
                    help="the submission's colour (default: the course's, cs3243 white); both: half the games each")
-    p.add_argument("--points", type=points_number, default=100.0, metavar="N",
-                   help="the points of all games, split evenly over the opponents (default 100)")
-    p.add_argument("--partial", action="store_true",
-                   help="an opponent's test scores points x not-lost rate instead of all or nothing on the pass mark")
+    add_points_options(p)
     p.add_argument("--visibility", choices=VISIBILITIES, default="visible",
                    help="when students see the tests (Gradescope's setting; default visible)")
     p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",
