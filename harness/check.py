@@ -204,7 +204,9 @@ def check_file(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
         problems += runtime_problems(path, agent_line, move_timeout, found, box)
     if warnings is not None:
         warnings.extend(sorted(set(found)))
-    return sorted(set(problems), key=lambda p: (p[0], p[1]))
+    # by line; on one line the reason comes before its consequence (an import the course does not
+    # allow before the "cannot be imported" it causes in the box)
+    return sorted(set(problems), key=lambda p: (p[0], p[1].startswith("cannot be imported"), p[1]))
 
 
 def check_summary(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, box=None,

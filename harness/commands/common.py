@@ -121,7 +121,12 @@ def runs_in(out: str, args=None) -> None:
     instead = next((option for option, name in (("--force", "force"), ("--keep-previous", "keep_previous"))
                     if getattr(args, name, False)), "")
     how = f"with --resume in place of {instead}" if instead else "with --resume"
-    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command {how} to play the rest"]
+    made = os.environ.get(RESUME_HINT_ENV)       # set by the Makefile: the make command that resumes
+    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; "
+                      + (f"run {made} to play the rest" if made else f"run the same command {how} to play the rest")]
+
+
+RESUME_HINT_ENV = "MINICHESS_RESUME_HINT"
 
 
 def default_out(name: str) -> str:

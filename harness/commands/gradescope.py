@@ -24,7 +24,7 @@ def run(args) -> int:
                                         points=args.points, partial=args.partial, visibility=args.visibility,
                                         seed=args.seed, memory_mb=args.memory_mb, jobs=args.jobs,
                                         review=not args.no_review)
-        entries, size = build_bundle(args.out, settings)
+        entries, size, written = build_bundle(args.out, settings)
     except (SettingsError, BundleError) as exc:
         raise UsageError(str(exc)) from None
     points = settings.opponent_points()
@@ -32,7 +32,7 @@ def run(args) -> int:
     clock = f", {settings.game_time:g} s of thinking per game" if settings.game_time else ""
     scoring = ("partial points (points x not-lost rate)" if settings.partial
                else "an opponent's points when its pass mark is met")
-    print(f"written: {args.out} ({entries} files, {size / 1024:.0f} KiB)")
+    print(f"written: {written} ({entries} files, {size / 1024:.0f} KiB)")
     print(f"each submission: the course's check, then {settings.games} game{'s' if settings.games > 1 else ''} "
           f"against each of {', '.join(f'{name} ({value:g} points)' for name, value in points.items())}, "
           f"{colour}{clock}; {scoring}")
