@@ -142,6 +142,14 @@ def _relative(data, root: Optional[str]):
     return data
 
 
+def _relative_file(path: str, root: Optional[str]) -> None:
+    """The page at `path` with the student's folder `root` left out of every path (`_relative`)."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(_relative(text, root))
+
+
 def _check_one(args: tuple) -> dict:
     return _cached_check(*args)
 
@@ -192,7 +200,7 @@ def course_points(report: Optional[dict], check: Optional[dict], points: float, 
 def _longest_game(entries: Dict[str, dict]) -> Optional[float]:
     """The longest thinking over one game, in seconds (3 decimals); None when the file never
     moved (a file that fails at import has no game of its own to time)."""
-    moved = [e["game_seconds_max"] for e in entries.values() if e["move_seconds"]["max"] is not None]
+    moved = [e["game_seconds_max"] for e in entries.values() if (e["plies"]["max"] or 0) > 0]
     return round(max(moved), 3) if moved else None
 
 
@@ -379,7 +387,7 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
                 report = student_report(sub, settings, entries, checks[sub.student], shas[sub.student],
                                         shares[sub.share], box, points, partial, opponents)
                 write_report(student_out, report)
-                write_report_html(student_out, report, relative=True)
+                _relative_file(write_report_html(student_out, report, student=True), sub.root)
             rows.append(_row(sub, class_dir, opponents, shas.get(sub.student), checks.get(sub.student), report,
                              course_points(report, checks.get(sub.student), points, partial, opponents)))
         flag_identical(rows)
