@@ -235,7 +235,7 @@ def _row(sub: Submission, class_dir: str, opponents: Sequence[str], sha: Optiona
         "max_game_seconds": _longest_game(entries),
         "printed_games": printed,
         "same_file_as": [],            # filled in once every row is known
-        "notes": [f"{printed_text(printed)}: counted as lost (the course rejects files that print)"]
+        "notes": [f"{printed_text(printed)}: counted as lost, the course rejects files that print"]
         if printed else [],
     }
 
@@ -460,10 +460,12 @@ def summary_lines(gradebook: dict) -> List[str]:
     lines = [f"{len(gradebook['students'])} students: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))]
     width = max(len(r["student"]) for r in gradebook["students"])
     of = gradebook["settings"].get("points", 100.0)
+    scored = {row["student"]: f"{row['points']:g}/{of:g}" for row in gradebook["students"]}
+    wide = max(len(text) for text in scored.values())
     for row in gradebook["students"]:
         wdl = "  ".join(f"{name} {o['wins']}/{o['draws']}/{o['losses']}" for name, o in row["opponents"].items())
         faults = ", ".join(f"{k} {v}" for k, v in row["faults"].items())
-        lines.append(f"{row['student'].ljust(width)}  {row['verdict']:<8}  {row['points']:g}/{of:g}  {wdl}"
+        lines.append(f"{row['student'].ljust(width)}  {row['verdict']:<8}  {scored[row['student']].ljust(wide)}  {wdl}"
                      + (f"  faults: {faults}" if faults else "")
                      + "".join(f"  ({note})" for note in row["notes"]))
     lines += [f"not graded: {e['entry']}: {e['reason']}" for e in gradebook.get("not_graded", [])]

@@ -165,11 +165,13 @@ def resume_refusal(old: dict, new: dict, changed: List[str], out: str, what: str
 
 
 RUN_FILE = "run.json"
-# What makes two runs of several series the same run (grade, report, tournament, compare): the
-# series' identity without its two agents, and what the run adds (the opponents or players, the
-# colours, the limits a verdict depends on, the SPRT). --games may grow (`resume_refusal`).
+# What makes two runs of several series the same run (grade, report, tournament): the series'
+# identity without its two agents, and what the run adds (the opponents or players, the colours,
+# the limits and points a verdict depends on). --games may grow (`resume_refusal`). (compare is
+# one series: open_run refuses for it; its SPRT may change on --resume, which reads the same
+# games again with the new bounds, docs/compare.md.)
 RUN_IDENTITY = tuple(key for key in IDENTITY if key not in ("white", "black")) + (
-    "config", "opponents", "colour", "players", "move_timeout", "memory_mb", "points", "partial", "sprt")
+    "config", "opponents", "colour", "players", "move_timeout", "memory_mb", "points", "partial")
 
 
 def group_settings(series: dict, **extra) -> dict:

@@ -1,11 +1,10 @@
 """A comparison on disk: NEW against OLD in colour-reversed pairs (harness.series: results.jsonl
 appended as games end, --resume, --force), stopped by the SPRT when it decides; compare.json and
 report.html beside the games."""
-import dataclasses
 import os
 from typing import Optional
 
-from ..results import open_group, read_records, write_json
+from ..results import read_records, write_json
 from ..series import SeriesPlan, run_plans
 from .page import write_compare_html
 from .pairs import PairTally, Sprt
@@ -25,9 +24,6 @@ def run_compare(new: str, old: str, games: int, out: str, sprt: Optional[Sprt], 
     return compare.json's content. The test sees the pairs in the order they finished (an earlier
     run's first, from its results.jsonl), so a resumed run decides where an uninterrupted one would."""
     plan = compare_plan(new, old, games, out, **series)
-    # the test's settings are the run's too: a resume that changes them is refused
-    open_group(out, {**plan.settings(), "sprt": None if sprt is None else dataclasses.asdict(sprt)},
-               resume, force, "comparison")
     tally = PairTally(plan, sprt)
     kept = len([i for i in read_records(plan.results_path)[0] if i < games]) if resume else 0
     records = run_plans([plan], jobs=jobs, resume=resume, fresh=force, progress=progress, executor=executor,
