@@ -14,12 +14,11 @@ import pytest
 from cli_run import run_cli
 
 from harness import grade as grading
-from harness.commands.common import RESUME_HINT, RESUME_HINT_ENV, runs_in
+from harness.commands.common import RESUME_HINT, runs_in
 from harness.gradescope import Settings
 from harness.gradescope.autograder import opponent_test
 from harness.grade import GradeError, find_submissions, grade_class
 from harness.results import ResultsError
-from harness.submission import find_submission
 from harness.variants import find_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -186,6 +185,7 @@ def test_the_gradescope_test_of_a_printing_file_says_so_and_scores_0(tmp_path):
 
 
 def test_grade_and_the_bundle_find_the_same_file_and_every_other_entry_is_named(graded):
+    from harness.submission import find_submission
     found = {s.student: s for s in find_submissions(graded["class"])}
     assert {name: os.path.relpath(s.path, graded["class"]) for name, s in found.items() if s.path} == {
         "alice": "alice/AB.py", "bob": "bob.py", "carol": "carol.py", "dave": "dave/AB.py", "erin": "erin/AB.py",
@@ -354,6 +354,7 @@ def test_make_report_installs_the_runtime_only_and_resumes_with_resume_1():
 
 
 def test_the_ctrl_c_hint_names_the_make_command_under_make(monkeypatch):
+    from harness.commands.common import RESUME_HINT_ENV
     monkeypatch.setenv(RESUME_HINT_ENV, "make report RESUME=1 AGENT=\"AB.py\" GAMES=50 COLOUR=white")
     runs_in("reports")
     assert RESUME_HINT == ["the games finished so far are kept in reports; run make report RESUME=1 "
