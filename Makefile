@@ -1,37 +1,49 @@
 # Two commands do everything on a fresh machine: `make report` and `make test`.
-# Both create .venv and install the pinned requirements first (once; again when they change).
+# Both create .venv first; `make report` (and check, serve) installs the pinned runtime
+# requirements (requirements.txt), `make test` and `make bench` the development tools as well
+# (requirements-dev.txt): each once, again when its file changes (one stamp file each).
 # `make report` gives a fresh report of AGENT as it is now, every time: the previous report in
-# reports/ is kept in reports/previous/DATE_TIME/ (report --keep-previous).
+# reports/ is kept in reports/previous/DATE_TIME/ (report --keep-previous). A run stopped with
+# Ctrl-C goes on with `make report RESUME=1` (report --resume: only the missing games are played).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+DEV := $(VENV)/.installed-dev
 AGENT ?= AB.py
 GAMES ?= 50
 COLOUR ?= white
 PORT ?= 8000
+RESUME ?=
+FRESH := $(if $(RESUME),--resume,--keep-previous)
 
 .PHONY: report test bench check serve clean distclean
 
-$(STAMP): requirements.txt requirements-dev.txt
-	$(PYTHON) -m venv $(VENV)
+$(RUNTIME): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(RUNTIME)
+
+$(DEV): $(RUNTIME) requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	touch $(STAMP)
+	touch $(DEV)
 
-report: $(STAMP)
-	$(PY) -m harness report "$(AGENT)" --games $(GAMES) --colour $(COLOUR) --keep-previous
+# Ctrl-C's hint names the make command that resumes (harness/commands/common.py, runs_in)
+report: $(RUNTIME)
+	MINICHESS_RESUME_HINT='make report RESUME=1 AGENT="$(AGENT)" GAMES=$(GAMES) COLOUR=$(COLOUR)' \
+	$(PY) -m harness report "$(AGENT)" --games $(GAMES) --colour $(COLOUR) $(FRESH)
 
-test: $(STAMP)
+test: $(DEV)
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 
-check: $(STAMP)
+check: $(RUNTIME)
 	$(PY) -m harness check "$(AGENT)"
 
-serve: $(STAMP)
+serve: $(RUNTIME)
 	$(PY) -m harness serve --agent "$(AGENT)" --port $(PORT)
 
-bench: $(STAMP)
+bench: $(DEV)
 	$(PY) bench/perft.py
 	$(PY) bench/agents.py
 	$(PY) bench/ab_strength.py

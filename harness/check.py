@@ -204,16 +204,21 @@ def check_file(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
         problems += runtime_problems(path, agent_line, move_timeout, found, box)
     if warnings is not None:
         warnings.extend(sorted(set(found)))
-    return sorted(set(problems), key=lambda p: (p[0], p[1]))
+    # by line; on one line the reason comes before its consequence (an import the course does not
+    # allow before the "cannot be imported" it causes in the box)
+    return sorted(set(problems), key=lambda p: (p[0], p[1].startswith("cannot be imported"), p[1]))
 
 
-def check_summary(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, box=None) -> dict:
-    """The check as report.json gives it: accepted, and the problems and warnings as text.
+def check_summary(path: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, box=None,
+                  name: Optional[str] = None) -> dict:
+    """The check as report.json gives it: accepted, and the problems and warnings as text, each
+    naming the file as `name` (default its path).
     `box`: a harness.box.BoxSettings to run the file's import and call in."""
     warnings: List[Problem] = []
     problems = check_file(path, move_timeout, warnings, box)
-    return {"accepted": not problems, "problems": [format_problem(path, p) for p in problems],
-            "warnings": [format_problem(path, w, "warning") for w in warnings]}
+    shown = name or path
+    return {"accepted": not problems, "problems": [format_problem(shown, p) for p in problems],
+            "warnings": [format_problem(shown, w, "warning") for w in warnings]}
 
 
 def format_problem(path: str, problem: Problem, kind: str = "") -> str:

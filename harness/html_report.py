@@ -30,6 +30,7 @@ from .analysis.store import read_analyses, review_of
 from .analysis.text import accuracy_text, ply_text, turning_point_text
 from .records import record_states
 from .report import (REPORT_HTML, HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line,
+                     verdict_line,
                      table_rows)
 from .results import RESULTS_FILE, outcome, read_records
 from .stats import wilson
@@ -330,6 +331,12 @@ REPORT_CAPTION = ("W/D/L are the agent's wins, draws and losses. The course pass
                   "not-lost rate (wins + draws) reaches its pass mark; all won is our stricter target. "
                   "Seconds are the agent's own thinking per move; longest game s is its total thinking "
                   "in its longest game, against the course's 30 s per game.")
+STUDENT_PAGE = {
+    "caption": "W/D/L are your file's wins, draws and losses. The course passes an opponent when the not-lost rate "
+               "(wins + draws, less the games your file printed in) reaches its pass mark. Seconds are your file's "
+               "own thinking per move; longest game s is its total thinking in its longest game, against the "
+               "course's 30 s per game.",
+    "command": "python -m harness grade", "command_label": "in your games file:", "student": True}
 SERIES_CAPTION = ("The series from White's side: W/D/L are White's wins, draws and losses against Black; "
                   "seconds are White's own thinking per move. The pass mark is the course's, when Black is "
                   "one of the course's opponents.")
@@ -340,7 +347,8 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
                        title: Optional[str] = None, settings: Optional[str] = None,
                        verdict: bool = True, caption: str = REPORT_CAPTION, side: str = "the agent's",
                        command: str = "python -m harness report",
-                       analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None) -> str:
+                       analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None,
+                       command_label: str = "replay in the terminal:", student: bool = False) -> str:
     """report.html for a report (report.json's structure) and its games as (entry key, record).
 
     `results_paths` gives each key's results file for the replay commands (default
@@ -358,11 +366,17 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
                       paths.get(label, os.path.join(directory_name(label), RESULTS_FILE)),
                       analyses.get(label, {}).get(record.get("game")))
             for label, record in ordered]
+    if student:         # a student has the games file, not necessarily the toolkit: no replay command
+        for game, (label, _) in zip(data, ordered):
+            game["command"] = f"{paths.get(label, os.path.join(directory_name(label), RESULTS_FILE))}, game {game['game']}"
     context = {
+        "command_label": command_label,
+        "student": student,
         "title": title or f"Report: {report['agent']}",
         "report": report,
         "settings": settings if settings is not None else settings_line(report),
         "verdict": verdict,
+        "course_verdict": verdict_line(report) if verdict and report.get("points") else None,
         "check": check_line(report) if verdict else None,
         "caption": caption,
         "side": side,
@@ -472,11 +486,14 @@ def report_games(out: str, report: Dict[str, Any]) -> List[Tuple[str, Dict[str, 
     return games
 
 
-def write_report_html(out: str, report: Dict[str, Any], variant=None) -> str:
-    """Write OUT/report.html for a report whose series are in OUT; return its path."""
+def write_report_html(out: str, report: Dict[str, Any], variant=None, student: bool = False) -> str:
+    """Write OUT/report.html for a report whose series are in OUT; return its path. student: the
+    page is handed to a student (grade): each game named by its games file relative to OUT, no
+    replay command, no target of ours."""
     paths = {key: os.path.join(out, directory_name(key), RESULTS_FILE) for key in report["opponents"]}
-    page = render_report_html(report, report_games(out, report), variant, paths,
-                              analyses={key: read_analyses(path) for key, path in paths.items()})
+    page = render_report_html(report, report_games(out, report), variant, None if student else paths,
+                              analyses={key: read_analyses(path) for key, path in paths.items()},
+                              **(STUDENT_PAGE if student else {}))
     path = os.path.join(out, REPORT_HTML)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(page)

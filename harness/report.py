@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import stats
 from .analysis.text import turning_point_text
-from .results import check_free, file_sha256, side_summary, write_json
+from .results import RUN_FILE, check_free, file_sha256, side_summary, write_json
 from .series import SeriesPlan
 from .variants import DEFAULT_VARIANT, find_variant
 
@@ -82,6 +82,7 @@ def opponent_entry(opponent: str, colour: str, records: List[dict], results_path
     pass marks and game limit unless others are given; None: the course has none)."""
     s = side_summary(records, colour)
     mark = (PASS_MARKS if pass_marks is None else pass_marks).get(opponent)
+    counted = course_not_lost(s)
     return {
         "opponent": opponent,
         "colour": colour,
@@ -93,7 +94,8 @@ def opponent_entry(opponent: str, colour: str, records: List[dict], results_path
         "not_lost_rate": s["not_lost_rate"],
         **{key: s[key] for key in ("score", "elo", "elo_margin", "los", "win_wilson95", "not_lost_wilson95")},
         "pass_mark": mark,
-        "passed": None if mark is None else s["games"] > 0 and s["not_lost_rate"] >= mark,
+        "course_not_lost": counted,
+        "passed": None if mark is None else s["games"] > 0 and counted / s["games"] >= mark,
         "won_all": s["games"] > 0 and s["wins"] == s["games"],
         "termination": s["termination"],
         "lost_by": s["lost_by"],
@@ -106,6 +108,43 @@ def opponent_entry(opponent: str, colour: str, records: List[dict], results_path
         "errors": s["errors"],
         "not_won": not_won(records, colour, results_path),
     }
+
+
+def course_not_lost(summary: dict) -> int:
+    """The games the course counts as not lost (`results.side_summary`'s figures): the wins and
+    draws, less those in which the file printed. The course's autograder rejects files that print
+    (spec/cs3243.md: "The autograder rejects files that print, raise, or write to stdout"), so a
+    game it printed in is lost for the course's verdict and points, whatever the board said; the
+    game's own result is kept as played (docs/grading.md, "The printing rule")."""
+    return summary["wins"] + summary["draws"] - summary.get("printed_not_lost", 0)
+
+
+def printed_text(count: int) -> str:
+    """What every output says of a file that printed: 'printed during 3 games'."""
+    return f"printed during {count} game{'' if count == 1 else 's'}"
+
+
+def split_points(points: float, opponents: Sequence[str]) -> Dict[str, float]:
+    """`points` split evenly over the opponents, to the hundredth; the last takes what rounding
+    left, so they add up to `points` (the Gradescope bundle's and grade's rule)."""
+    share = round(points / len(opponents), 2)
+    out = {name: share for name in opponents[:-1]}
+    out[opponents[-1]] = round(points - share * (len(opponents) - 1), 2)
+    return out
+
+
+def opponent_score(points: float, mark: Optional[float], not_lost: int, games: int, partial: bool,
+                   name: str = "") -> Tuple[float, bool, str]:
+    """(score, pass mark met, why) of one opponent worth `points`: all of them when the course's
+    pass mark (not-lost rate, `course_not_lost`) is met, else 0; with `partial` (and for an
+    opponent without a pass mark) points x the not-lost rate. Written once: the Gradescope
+    bundle's tests and grade's points column both come from here."""
+    rate = not_lost / games if games else 0.0
+    met = mark is not None and games > 0 and rate >= mark
+    if partial or mark is None:
+        why = "points x not-lost rate" + ("" if partial else f" ({name} has no pass mark)")
+        return round(points * rate, 2), met, why
+    return (points, True, "the pass mark is met") if met else (0.0, False, "the pass mark is not met")
 
 
 def project_version() -> str:
@@ -122,13 +161,16 @@ def build_report(agent: str, settings: dict, entries: Dict[str, dict], check: Op
     `passed` is True/False over the opponents that have a pass mark, and None ("n/a") when none
     has one; a file the course's check rejects fails whatever its games (the course scores it 0)."""
     notes = []
-    for field, text in (("printed_games", "printed output, which the course's autograder rejects,"),
-                        ("mutated_games", "changed the board it was given (harmless here: it only "
-                                          "ever gets a copy)")):
-        hit = {key: e[field] for key, e in entries.items() if e[field]}
-        if hit:
-            where = ", ".join(f"{key} {count}/{entries[key]['games']}" for key, count in hit.items())
-            notes.append(f"{agent} {text} in {sum(hit.values())} games ({where}).")
+    printed = {key: e["printed_games"] for key, e in entries.items() if e["printed_games"]}
+    if printed:
+        where = ", ".join(f"{key} {count}/{entries[key]['games']}" for key, count in printed.items())
+        notes.append(f"{agent} {printed_text(sum(printed.values()))} ({where}): the course's autograder rejects "
+                     f"files that print, so those games count as lost for the course's verdict.")
+    mutated = {key: e["mutated_games"] for key, e in entries.items() if e["mutated_games"]}
+    if mutated:
+        where = ", ".join(f"{key} {count}/{entries[key]['games']}" for key, count in mutated.items())
+        notes.append(f"{agent} changed the board it was given (harmless here: it only ever gets a copy) in "
+                     f"{sum(mutated.values())} games ({where}).")
     for key, e in entries.items():
         limit = e.get("game_seconds_limit")
         if limit is not None and e["game_seconds_max"] > limit:
@@ -246,7 +288,20 @@ def check_line(report: dict) -> Optional[str]:
     return f"Course check of {report['agent']}: REJECTED: {'; '.join(check['problems'])}"
 
 
+def points_line(report: dict) -> str:
+    """A student's report: 'Course verdict: FAIL. Points: 20 of 100 (dummy 20/20, random 0/20, ...).'"""
+    points = report["points"]
+    shares = split_points(points["of"], list(points["opponents"]))
+    verdict = ("REJECTED by the course's check (scored 0)" if report.get("check") and not report["check"]["accepted"]
+               else {True: "PASS", False: "FAIL", None: "n/a"}[report["passed"]])
+    each = ", ".join(f"{name} {value:g}/{shares[name]:g}" for name, value in points["opponents"].items())
+    rule = " (partial: points x not-lost rate)" if points.get("partial") else ""
+    return f"Course verdict: {verdict}. Points: {points['total']:g} of {points['of']:g}{rule} ({each})."
+
+
 def verdict_line(report: dict) -> str:
+    if report.get("points"):       # a student's report (grade): the course's verdict and points only
+        return points_line(report)
     if report.get("course"):       # a course with its own rule (NTHU): its grading lines follow
         ours = "yes" if report["won_all"] else "no"
         return (f"Course grading (its own rule, below): {'PASS' if report['passed'] else 'FAIL'}.  "
@@ -292,16 +347,21 @@ def render_markdown(report: dict) -> str:
     if (report.get("course") or {}).get("lines"):
         lines += ["```"] + report["course"]["lines"] + ["```", ""]
     lines += ["W/D/L are the agent's wins, draws and losses. The course passes an opponent when the",
-              "not-lost rate (wins + draws) reaches its pass mark; *all won* is our stricter target.",
+              "not-lost rate (wins + draws, less the games the file printed in) reaches its pass mark"
+              + ("." if report.get("points") else "; *all won* is our stricter target."),
               "Seconds are the agent's own thinking per move; *longest game s* is its total thinking in",
               "its longest game, against the course's 30 s per game."]
+    if report.get("you_can"):
+        lines += ["", "## What you can do", ""] + [f"- {line[0].upper()}{line[1:]}." for line in report["you_can"]]
     lost = [(e, g) for e in report["opponents"].values() for g in e.get("not_won", [])]
     if lost:
+        student = any("games_file" in g for _, g in lost)
+        where, cell = ("games file", "games_file") if student else ("replay", "replay")
         lines += ["", "## Games not won", "",
-                  "| opponent | colour | game | seed | result | reason | plies | replay |",
+                  f"| opponent | colour | game | seed | result | reason | plies | {where} |",
                   "|---|---|---:|---:|---|---|---:|---|"]
         lines += [f"| {e['opponent']} | {e['colour']} | {g['game']} | {g['seed']} | {g['result']} | {g['reason']} "
-                  f"| {g['plies']} | `{g.get('replay', '-')}` |" for e, g in lost]
+                  f"| {g['plies']} | `{g.get(cell, '-')}` |" for e, g in lost]
     lines += review_lines(report)
     if report["notes"]:
         lines += ["", "## Notes", ""] + [f"- {note}" for note in report["notes"]]
@@ -385,7 +445,7 @@ def keep_previous(out: str, keys: Sequence[str]) -> Optional[str]:
     that folder, or None when there was nothing to move.
     The caller holds `out` (results.hold_folder); a series folder another run holds is a
     ResultsError before anything moves."""
-    names = [REPORT_JSON, REPORT_MD, REPORT_HTML]
+    names = [REPORT_JSON, REPORT_MD, REPORT_HTML, RUN_FILE]
     names += sorted({directory_name(key) for key in list(keys) + _report_keys(out)})
     found = [os.path.join(out, name) for name in names if os.path.lexists(os.path.join(out, name))]
     if not found:

@@ -144,9 +144,74 @@ def write_json(path: str, data: Any) -> None:
         raise
 
 
-def differences(old: dict, new: dict) -> List[str]:
-    """Names of the identity settings in which two series differ."""
-    return [key for key in IDENTITY if old.get(key, DEFAULTS.get(key)) != new.get(key, DEFAULTS.get(key))]
+def differences(old: dict, new: dict, keys: Sequence[str] = IDENTITY) -> List[str]:
+    """Names of the identity settings (`keys`) in which two runs differ."""
+    return [key for key in keys if old.get(key, DEFAULTS.get(key)) != new.get(key, DEFAULTS.get(key))]
+
+
+def resume_refusal(old: dict, new: dict, changed: List[str], out: str, what: str) -> Optional[str]:
+    """The one line that refuses to resume the `what` recorded in `out` (settings `old`) with
+    `new`: `changed` names the identity settings that differ; --games may only grow (a smaller
+    number would rebuild the results from fewer games than were played). None: it may resume.
+    Every command that resumes refuses through this (series and puzzles in `open_run`; the runs
+    of several series in `open_group`)."""
+    if changed:
+        return f"{out} holds another {what} (it differs in {', '.join(changed)}); choose another --out"
+    before, now = old.get("games"), new.get("games")
+    if isinstance(before, int) and isinstance(now, int) and now < before:
+        return (f"{out} holds a {what} of {before} games; --games may only grow on --resume (given {now}): "
+                f"give --games {before} or more, or choose another --out")
+    return None
+
+
+RUN_FILE = "run.json"
+# What makes two runs of several series the same run (grade, report, tournament): the series'
+# identity without its two agents, and what the run adds (the opponents or players, the colours,
+# the limits and points a verdict depends on). --games may grow (`resume_refusal`). (compare is
+# one series: open_run refuses for it; its SPRT may change on --resume, which reads the same
+# games again with the new bounds, docs/compare.md.)
+RUN_IDENTITY = tuple(key for key in IDENTITY if key not in ("white", "black")) + (
+    "config", "opponents", "colour", "players", "move_timeout", "memory_mb", "points", "partial")
+
+
+def group_settings(series: dict, **extra) -> dict:
+    """A run's settings for `open_group`: the series' limits (`series`, as given to SeriesPlan;
+    its box as the memory it allows) and `extra` (games, opponents, players, colour, ...)."""
+    settings = {key: value for key, value in series.items() if key != "box"}
+    settings["memory_mb"] = (series.get("box") or {}).get("memory_mb")
+    return {**settings, **extra}
+
+
+def open_group(out: str, settings: dict, resume: bool, fresh: bool, what: str) -> None:
+    """Before a run of several series in `out` starts: on --resume, refuse settings that differ
+    from those the run began with (OUT/run.json; `resume_refusal`), before anything is written;
+    then record `settings` there. A run from before run.json existed is not refused here (its
+    series still refuse what differs in them)."""
+    path = os.path.join(out, RUN_FILE)
+    old = None
+    if resume and not fresh and os.path.exists(path):
+        try:
+            with open(path, encoding="utf-8") as handle:
+                old = json.load(handle)
+        except (OSError, ValueError):
+            raise ResultsError(f"{path} is damaged; remove it (and resume with the same settings) or use "
+                               f"--force") from None
+    if isinstance(old, dict):
+        refusal = resume_refusal(old, settings, differences(old, settings, RUN_IDENTITY), out, what)
+        if refusal:
+            raise ResultsError(refusal)
+    if not (resume or fresh) and os.path.exists(path) and _holds_games(out):
+        return                      # its series refuse to be overwritten: run.json stays as it is
+    os.makedirs(out, exist_ok=True)
+    write_json(path, settings)
+
+
+def _holds_games(out: str) -> bool:
+    """Does any results file under `out` hold a line?"""
+    for here, _, names in os.walk(out):
+        if RESULTS_FILE in names and os.path.getsize(os.path.join(here, RESULTS_FILE)):
+            return True
+    return False
 
 
 def file_sha256(path: str) -> Optional[str]:
@@ -284,10 +349,9 @@ def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[
         if edited and records:
             raise ResultsError(f"{edited[0]} changed since the {what} in {out} began (its sha256 differs); "
                                f"add --force to start it over with the file as it is now, or choose another --out")
-        changed = differs(old, settings)
-        if changed:
-            raise ResultsError(f"{out} holds another {what} (it differs in {', '.join(changed)}); "
-                               f"choose another --out")
+        refusal = resume_refusal(old, settings, differs(old, settings), out, what)
+        if refusal:
+            raise ResultsError(refusal)
     for index, record in records.items():
         problem = belongs(index, record)
         if problem:
@@ -374,6 +438,8 @@ def side_summary(records: List[dict], colour: Union[str, Sequence[str]]) -> Dict
         "plies": {"mean": round(statistics.fmean(r["plies"] for r in records), 1) if records else None,
                   "max": max((r["plies"] for r in records), default=None)},
         "printed_games": sum(1 for r, c in zip(records, colours) if (r.get("printed") or {}).get(c)),
+        "printed_not_lost": sum(1 for r, c in zip(records, colours)
+                                if (r.get("printed") or {}).get(c) and outcome(r, c) != "loss"),
         "mutated_games": sum(1 for r, c in zip(records, colours) if (r.get("mutated") or {}).get(c)),
         "errors": errors,
     }

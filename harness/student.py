@@ -17,6 +17,7 @@ raised again, and the answer is not played (harness.interrupts). Not in the sand
 (`ctrl_c_stops=False`): its parent stops it, and a SIGINT the file sent itself and caught is the
 file's own business there, as in the course.
 """
+import importlib.machinery
 import importlib.util
 import itertools
 import os
@@ -37,7 +38,10 @@ def load_student_module(path: str):
     stem = os.path.splitext(os.path.basename(path))[0]
     safe_stem = "".join(c if c.isalnum() else "_" for c in stem)
     module_name = f"_student_{next(_load_counter)}_{safe_stem}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
+    # the source loader named outright: a .PY (a second download's `AB (2).PY`) is Python source
+    # too, which importlib would not take from the suffix alone
+    spec = importlib.util.spec_from_file_location(module_name, path,
+                                                  loader=importlib.machinery.SourceFileLoader(module_name, path))
     if spec is None or spec.loader is None:
         raise AgentError(f"cannot load '{path}' as a Python module")
     module = importlib.util.module_from_spec(spec)

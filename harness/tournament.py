@@ -21,8 +21,8 @@ from itertools import combinations
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import stats
-from .report import directory_name
-from .results import read_records, outcome, pair_points, write_json
+from .report import directory_name, printed_text
+from .results import group_settings, open_group, read_records, outcome, pair_points, write_json
 from .html_report import write_tournament_html
 from .series import SeriesPlan, run_plans
 
@@ -163,14 +163,40 @@ def fit_ratings(names: Sequence[str], games_between: Dict[Tuple[str, str], Tuple
 # ----------------------------------------------------------------------------- the round robin
 
 
-def plan_tournament(players: Sequence[str], games: int, out: str, **series) -> List[Tuple[str, str, SeriesPlan]]:
-    """(a, b, plan) for every pair: 2 * games games, colours alternating (a is White in even games)."""
+def plan_tournament(players: Sequence[str], games: int, out: str, names: Optional[Dict[str, str]] = None,
+                    **series) -> List[Tuple[str, str, SeriesPlan]]:
+    """(a, b, plan) for every pair: 2 * games games, colours alternating (a is White in even games).
+    `names`: each player's name (a student's, for a class folder's files) for the report, the
+    labels and the pair folders (default the spec itself); a and b are names."""
+    names = names or {}
     plans = []
     for a, b in combinations(players, 2):
-        plan = SeriesPlan(out=os.path.join(out, PAIRS, directory_name(f"{a}-vs-{b}")), white=a, black=b,
-                          games=2 * games, swap=True, label=f"{a} vs {b}", **series)
-        plans.append((a, b, plan))
+        na, nb = names.get(a, a), names.get(b, b)
+        plan = SeriesPlan(out=os.path.join(out, PAIRS, directory_name(f"{na}-vs-{nb}")), white=a, black=b,
+                          games=2 * games, swap=True, label=f"{na} vs {nb}", **series)
+        plans.append((na, nb, plan))
     return plans
+
+
+def player_faults(laid_out, all_records) -> Dict[str, Dict[str, int]]:
+    """Per player (name), the games it printed in and the games it lost by an illegal move
+    (only the players that did)."""
+    faults: Dict[str, Dict[str, int]] = {}
+    for (a, b, plan), records in zip(laid_out, all_records):
+        for r in records:
+            first = plan.first_colour(r["game"])
+            for name, colour in ((a, first), (b, "black" if first == "white" else "white")):
+                counts = faults.setdefault(name, {"printed": 0, "illegal_move": 0})
+                counts["printed"] += bool((r.get("printed") or {}).get(colour))
+                counts["illegal_move"] += outcome(r, colour) == "loss" and r.get("reason") == "illegal_move"
+    return {name: counts for name, counts in faults.items() if any(counts.values())}
+
+
+def fault_text(counts: Dict[str, int]) -> str:
+    parts = [printed_text(counts["printed"])] if counts.get("printed") else []
+    if counts.get("illegal_move"):
+        parts.append(f"lost {counts['illegal_move']} by illegal_move")
+    return "; ".join(parts)
 
 
 def crosstable(players: Sequence[str], laid_out, all_records) -> Dict[str, Dict[str, dict]]:
@@ -230,8 +256,8 @@ def render_markdown(report: dict) -> str:
                   "mean 0; intervals from the observed information.", "",
               "## Crosstable", "",
               "Each cell: the row player's score against the column player (wins + draws/2) / games.", "",
-              "| # | player | " + " | ".join(number[p] for p in order) + " | total |",
-              "|---:|---|" + "---:|" * (len(order) + 1)]
+              "| # | player | " + " | ".join(number[p] for p in order) + " | total | faults |",
+              "|---:|---|" + "---:|" * (len(order) + 1) + "---|"]
     for a in order:
         cells = []
         for b in order:
@@ -239,7 +265,8 @@ def render_markdown(report: dict) -> str:
             cells.append("-" if a == b or c is None else f"{c['score']:g}/{c['games']}")
         total = sum(c["score"] for c in report["crosstable"][a].values())
         games = sum(c["games"] for c in report["crosstable"][a].values())
-        lines.append(f"| {number[a]} | {a} | " + " | ".join(cells) + f" | {total:g}/{games} |")
+        faults = fault_text((report.get("faults") or {}).get(a, {})) or "-"
+        lines.append(f"| {number[a]} | {a} | " + " | ".join(cells) + f" | {total:g}/{games} | {faults} |")
     if report.get("pairs"):
         lines += ["", "## Game pairs", "",
                   "Each pairing's games in colour-reversed pairs (both from one start, the random opening with "
@@ -278,12 +305,19 @@ def render_text(report: dict) -> str:
 
 
 def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, executor=None, resume=False,
-                   force=False, progress="auto", **series) -> dict:
-    laid_out = plan_tournament(players, games, out, **series)
+                   force=False, progress="auto", names: Optional[Dict[str, str]] = None, **series) -> dict:
+    laid_out = plan_tournament(players, games, out, names, **series)
+    open_group(out, group_settings(series, games=games, players=list(players)), resume, force, "tournament")
     all_records = run_plans([plan for *_, plan in laid_out], jobs=jobs, resume=resume, fresh=force,
                             progress=progress, executor=executor, label=PROGRESS_LABEL)
     settings = {"games": games, **{k: v for k, v in series.items()}}
-    report = build_tournament_report(players, settings, crosstable(players, laid_out, all_records))
+    shown = [(names or {}).get(p, p) for p in players]
+    report = build_tournament_report(shown, settings, crosstable(shown, laid_out, all_records))
+    report["files"] = dict(zip(shown, players))
+    report["faults"] = player_faults(laid_out, all_records)
+    report["notes"] += [f"{name} {fault_text(counts)}" + (" (the course's autograder rejects files that print)"
+                                                          if counts["printed"] else "")
+                        for name, counts in report["faults"].items()]
     os.makedirs(out, exist_ok=True)
     write_json(os.path.join(out, REPORT_JSON), report)
     with open(os.path.join(out, REPORT_MD), "w", encoding="utf-8") as handle:
@@ -301,7 +335,9 @@ def tournament_games(laid_out, all_records) -> List[Tuple[str, str, dict]]:
 def redraw_tournament_html(out: str, report: dict) -> str:
     """Write OUT/report.html again from the games recorded under OUT (e.g. once they have been
     reviewed by `analyse`); return its path."""
-    laid_out = plan_tournament(report["players"], report["settings"]["games"], out)
+    files = report.get("files") or {}
+    laid_out = plan_tournament([files.get(p, p) for p in report["players"]], report["settings"]["games"], out,
+                               {files.get(p, p): p for p in report["players"]})
     all_records = []
     for _, _, plan in laid_out:
         records, _ = read_records(plan.results_path)

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -121,10 +122,21 @@ def test_bad_options_are_one_line(tmp_path, capsys, argv, error):
     assert not (tmp_path / "a.zip").exists()
 
 
-def test_a_missing_output_folder_is_one_line(tmp_path, capsys):
-    code, _, err = run_cli(["gradescope", "--out", str(tmp_path / "no" / "a.zip")], capsys)
-    assert (code, err.strip()) == (2, f"error: cannot write {tmp_path / 'no' / 'a.zip'}: the folder "
-                                      f"{tmp_path / 'no'} does not exist")
+def test_out_makes_its_folder_takes_a_folder_refuses_other_names_and_writes_0644(tmp_path, capsys):
+    """Issue 49: a missing parent folder is made, an existing folder gets FOLDER/autograder.zip, a
+    name not ending in .zip is refused in one line (nothing written), and the zip is 0644 (the TA
+    uploads it; mkstemp made it 0600)."""
+    code, out, _ = run_cli(["gradescope", "--out", str(tmp_path / "no" / "a.zip")], capsys)
+    assert code == 0 and out.startswith(f"written: {tmp_path / 'no' / 'a.zip'} (")
+    assert stat.S_IMODE(os.stat(tmp_path / "no" / "a.zip").st_mode) == 0o644
+    (tmp_path / "folder").mkdir()
+    code, out, _ = run_cli(["gradescope", "--out", str(tmp_path / "folder")], capsys)
+    assert code == 0 and out.startswith(f"written: {tmp_path / 'folder' / 'autograder.zip'} (")
+    assert zipfile.is_zipfile(tmp_path / "folder" / "autograder.zip")
+    code, out, err = run_cli(["gradescope", "--out", str(tmp_path / "x.tar.gz")], capsys)
+    assert (code, out, err) == (2, "", f"error: --out {tmp_path / 'x.tar.gz'}: the autograder is a zip file; give "
+                                       f"a name ending in .zip (or a folder, for FOLDER/autograder.zip)\n")
+    assert not (tmp_path / "x.tar.gz").exists()
 
 
 def test_a_folder_that_takes_no_file_is_one_line_naming_the_zip(capsys):
@@ -168,7 +180,9 @@ def test_a_file_the_course_rejects_scores_0_and_the_output_says_why(bundles, tmp
                                              "(see the first test).")
     assert results["output"].splitlines() == ["Graded AB.py.", "Course check: REJECTED: the course scores this file 0.",
                                               "Score: 0 of 100."]
-    assert "leaderboard" not in results and not (tmp_path / "work" / "games").exists()
+    # on the leaderboard at 0 (issue 49: a rejected file had no entry), and no game played
+    assert results["leaderboard"] == [{"name": "Score %", "value": 0.0}]
+    assert not (tmp_path / "work" / "games").exists()
 
 
 def test_a_crashing_file_is_rejected_with_the_error(bundles, tmp_path):
@@ -223,7 +237,7 @@ def test_no_file_or_several_candidates_score_0_and_say_what_was_found(bundles, t
                                          ("random", 0.0, 50.0, "failed")]
     assert results["tests"][0]["output"] == said
     assert results["tests"][1]["output"] == "Not played: there is no file to play."
-    assert "leaderboard" not in results
+    assert results["leaderboard"] == [{"name": "Score %", "value": 0.0}]
 
 
 def test_an_error_of_the_autograder_is_a_test_with_score_0(bundles, tmp_path):

@@ -81,8 +81,8 @@ def test_report_structure_text_and_notes():
     report = build_report("AB.py", settings, entries)
     assert set(report) >= {"agent", "opponents", "settings", "passed", "won_all", "notes"}
     assert (report["agent"], report["passed"], report["won_all"]) == ("AB.py", False, False)
-    assert any("printed output, which the course's autograder rejects, in 1 games (dummy 1/1)" in n
-               for n in report["notes"])
+    assert ("AB.py printed during 1 game (dummy 1/1): the course's autograder rejects files that print, so those "
+            "games count as lost for the course's verdict.") in report["notes"]
     assert any("lost 1 games against greedy by crash" in n for n in report["notes"])
     text = render_text(report)
     rows = {line.split()[0]: re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
@@ -90,7 +90,9 @@ def test_report_structure_text_and_notes():
     assert rows["greedy"] == ["greedy", "white", "4", "2", "1", "1", "50.0", "75.0", "90.0", "FAIL", "no",
                               "2.643", "3.000", "4.000", "12.00 / 30",
                               "checkmate 1, crash 1, fifty_move_draw 1, king_capture 1"]
-    assert rows["dummy"][:11] == ["dummy", "white", "1", "1", "0", "0", "100.0", "100.0", "100.0", "PASS", "yes"]
+    # won as played, but printed in: lost for the course (issue 49's printing rule)
+    assert rows["dummy"][:11] == ["dummy", "white", "1", "1", "0", "0", "100.0", "100.0", "100.0", "FAIL", "yes"]
+    assert entries["dummy"]["course_not_lost"] == 0 and entries["greedy"]["course_not_lost"] == 3
     md = render_markdown(report)
     assert "| greedy | white | 4 | 2 | 1 | 1 | 50.0 | 75.0 | 90.0 | FAIL | no | 2.643 | 3.000 | 4.000 | 12.00 / 30 |" in md
 
@@ -168,7 +170,8 @@ def test_keep_previous_moves_the_last_report_aside_and_starts_afresh(tmp_path, c
     (kept,) = (out / "previous").iterdir()
     assert re.fullmatch(r"\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d", kept.name)
     assert f"note: the previous report is kept in {kept}\n" in err
-    assert sorted(p.name for p in kept.iterdir()) == ["greedy", "random", "report.html", "report.json", "report.md"]
+    assert sorted(p.name for p in kept.iterdir()) == ["greedy", "random", "report.html", "report.json", "report.md",
+                                                      "run.json"]
     assert {name: (kept / name).read_bytes() for name in first} == first          # the old games, whole
     md = (kept / "report.md").read_text()
     assert f"replay {kept}/greedy/results.jsonl --game 0" in md and f"{out}/greedy/" not in md

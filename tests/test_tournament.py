@@ -83,7 +83,8 @@ def test_a_round_robin_of_built_ins(tmp_path):
 
 def test_one_agent_is_not_a_tournament(capsys):
     assert cli.main(["tournament", "dummy"]) == 2
-    assert capsys.readouterr().err == "error: a tournament needs at least two agents\n"
+    assert capsys.readouterr().err == ("error: a tournament needs at least two agents (or a class folder holding two "
+                                       "submissions)\n")
 
 
 def test_the_progress_says_whose_wins_it_counts(tmp_path, capsys):

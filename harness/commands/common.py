@@ -9,7 +9,7 @@ import os
 from typing import List, NoReturn, Optional
 
 from .. import cluster, grade, players
-from ..argtypes import positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
+from ..argtypes import positive_number, positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
 from ..argtypes import UsageError, check_writable  # noqa: F401  (check_writable: for the commands)
 from ..argtypes import whole_number as whole_number_at_least
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
@@ -121,7 +121,12 @@ def runs_in(out: str, args=None) -> None:
     instead = next((option for option, name in (("--force", "force"), ("--keep-previous", "keep_previous"))
                     if getattr(args, name, False)), "")
     how = f"with --resume in place of {instead}" if instead else "with --resume"
-    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; run the same command {how} to play the rest"]
+    made = os.environ.get(RESUME_HINT_ENV)       # set by the Makefile: the make command that resumes
+    RESUME_HINT[:] = [f"the games finished so far are kept in {out}; "
+                      + (f"run {made} to play the rest" if made else f"run the same command {how} to play the rest")]
+
+
+RESUME_HINT_ENV = "MINICHESS_RESUME_HINT"
 
 
 def default_out(name: str) -> str:
@@ -149,6 +154,15 @@ def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
                                            f"in this time (default {DEFAULT_MOVE_TIMEOUT:g}; nthu 10, as the course)")
     p.add_argument("--config", metavar="FILE", help="cs3243: start from the position in this config.txt")
     p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
+
+
+def add_points_options(p: argparse.ArgumentParser) -> None:
+    """--points and --partial: the scoring of the Gradescope bundle, which grade's points column shares
+    (harness.report.opponent_score)."""
+    p.add_argument("--points", type=positive_number("points"), default=100.0, metavar="N",
+                   help="the points of all games, split evenly over the opponents (default 100)")
+    p.add_argument("--partial", action="store_true",
+                   help="an opponent scores points x not-lost rate instead of all or nothing on the pass mark")
 
 
 def add_game_time_option(p: argparse.ArgumentParser, default: Optional[float]) -> None:

@@ -1,16 +1,12 @@
 """`gradescope --out autograder.zip`: the course's grading as a Gradescope autograder (harness/gradescope/)."""
 from .. import players
-from ..argtypes import positive_number
 from ..box import BoxSettings
 from ..gradescope import COLOURS, GRADED_VARIANTS, VISIBILITIES, Settings, SettingsError
 from ..gradescope.bundle import BundleError, build_bundle
 from ..report import COURSE_GAME_SECONDS
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
-from .common import (UsageError, add_variant_option, agent_spec, opponent_list, positive_int, positive_seconds,
-                     variant_of, whole_number)
-
-
-points_number = positive_number("points")
+from .common import (UsageError, add_points_options, add_variant_option, agent_spec, opponent_list, positive_int,
+                     positive_seconds, variant_of, whole_number)
 
 
 def run(args) -> int:
@@ -28,7 +24,7 @@ def run(args) -> int:
                                         points=args.points, partial=args.partial, visibility=args.visibility,
                                         seed=args.seed, memory_mb=args.memory_mb, jobs=args.jobs,
                                         review=not args.no_review)
-        entries, size = build_bundle(args.out, settings)
+        entries, size, written = build_bundle(args.out, settings)
     except (SettingsError, BundleError) as exc:
         raise UsageError(str(exc)) from None
     points = settings.opponent_points()
@@ -36,7 +32,7 @@ def run(args) -> int:
     clock = f", {settings.game_time:g} s of thinking per game" if settings.game_time else ""
     scoring = ("partial points (points x not-lost rate)" if settings.partial
                else "an opponent's points when its pass mark is met")
-    print(f"written: {args.out} ({entries} files, {size / 1024:.0f} KiB)")
+    print(f"written: {written} ({entries} files, {size / 1024:.0f} KiB)")
     print(f"each submission: the course's check, then {settings.games} game{'s' if settings.games > 1 else ''} "
           f"against each of {', '.join(f'{name} ({value:g} points)' for name, value in points.items())}, "
           f"{colour}{clock}; {scoring}")
@@ -56,10 +52,7 @@ def add_parser(sub) -> None:
                    help="built-in opponents, one test each (default: the course's, cs3243 dummy,random,greedy,smart,minimax)")
     p.add_argument("--colour", choices=COLOURS, default=None,
                    help="the submission's colour (default: the course's, cs3243 white); both: half the games each")
-    p.add_argument("--points", type=points_number, default=100.0, metavar="N",
-                   help="the points of all games, split evenly over the opponents (default 100)")
-    p.add_argument("--partial", action="store_true",
-                   help="an opponent's test scores points x not-lost rate instead of all or nothing on the pass mark")
+    add_points_options(p)
     p.add_argument("--visibility", choices=VISIBILITIES, default="visible",
                    help="when students see the tests (Gradescope's setting; default visible)")
     p.add_argument("--game-time", type=positive_seconds, default=None, metavar="SECONDS",

@@ -8,7 +8,7 @@ from ..check import check_summary
 from ..html_report import write_report_html
 from ..report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, add_reviews, build_report, keep_previous,
                       opponent_entry, plan_report, render_text, write_report)
-from ..results import hold_folder
+from ..results import group_settings, hold_folder, open_group
 from ..series import run_plans
 from ..variants.base import Variant
 from .common import (DEFAULT_OUT, UsageError, add_analyser_options, add_game_options, add_run_options, agent_spec,
@@ -47,6 +47,8 @@ def run(args) -> int:
             kept = keep_previous(args.out, [key for key, *_ in laid_out])
             if kept and not args.quiet:
                 print(f"note: the previous report is kept in {kept}", file=sys.stderr, flush=True)
+        open_group(args.out, group_settings(limits, games=args.games, opponents=list(args.opponents),
+                                            colour=list(colours)), args.resume, args.force, "report")
         return _run(args, variant, limits, laid_out)
 
 

@@ -17,6 +17,7 @@ from typing import Dict, Optional, Tuple
 
 from .. import players
 from ..box import BoxSettings
+from ..report import split_points
 
 ROOT_ENV = "MINICHESS_AUTOGRADER_ROOT"
 PYTHON_ENV = "MINICHESS_AUTOGRADER_PYTHON"
@@ -93,10 +94,7 @@ class Settings:
     def opponent_points(self) -> Dict[str, float]:
         """`points` split evenly over the opponents, to the hundredth; the last takes what rounding
         left, so they add up to `points`."""
-        share = round(self.points / len(self.opponents), 2)
-        out = {name: share for name in self.opponents[:-1]}
-        out[self.opponents[-1]] = round(self.points - share * (len(self.opponents) - 1), 2)
-        return out
+        return split_points(self.points, self.opponents)
 
     def to_dict(self) -> dict:
         data = asdict(self)

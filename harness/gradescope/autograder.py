@@ -4,9 +4,9 @@
 else /autograder), from the bundle's folder ROOT/source, which holds the toolkit and the
 settings (gradescope.json):
 
-1. The submission (ROOT/submission, any folder depth): the file named AB.py, or else the one .py
-   file that defines ``studentAgent`` (the output says so); none, or several candidates: score 0
-   and an output naming what was found. The submission's folder is copied to ROOT/work, readable
+1. The submission (ROOT/submission): the file `harness.submission` finds, by the rule grade uses
+   too (AB.py in any case at any depth, else the one .py file that defines ``studentAgent``); none,
+   or several candidates: score 0 and an output naming what was found. The submission's folder is copied to ROOT/work, readable
    by the box's own user, and graded there.
 2. The first test, "accepted by the course's checks" (`harness.check`, in the box): the problems
    one per line. A file the course rejects scores 0 overall and its games are not played (they
@@ -26,7 +26,6 @@ progress, the isolation, a traceback) is Gradescope's stdout, shown to the instr
 """
 import json
 import os
-import re
 import shutil
 import signal
 import sys
@@ -40,67 +39,21 @@ from ..analysis.analyser import AnalysisError
 from ..analysis.run import analyse_games
 from ..analysis.text import turning_point_text
 from ..check import check_file, format_problem
-from ..report import interval_text, plan_report, settings_line
+from ..report import course_not_lost, interval_text, opponent_score, plan_report, printed_text, settings_line
 from ..results import outcome, side_summary, write_json
 from ..series import run_plans
+from ..submission import AGENT_FILE, find_submission  # noqa: F401  (AGENT_FILE: the tests)
 from ..variants import find_variant
 from . import DEFAULT_ROOT, RESUBMIT, ROOT_ENV, SETTINGS_FILE, Settings, SettingsError
 
-AGENT_FILE = "AB.py"
 CHECK_TEST = "accepted by the course's checks"
 ERROR_TEST = "autograder error"
 WORK = "work"                      # ROOT/work: the submission's copy and the games' records
-SKIPPED_DIRS = frozenset(("__pycache__", "__MACOSX"))
 GAMES_LISTED = 10                  # games not won listed per opponent
 PLIES_SHOWN = 300                  # moves shown per game
-DEFINES_AGENT = re.compile(r"^(?:async[ \t]+)?def[ \t]+studentAgent\b|^studentAgent[ \t]*(?::[^=\n]*)?=", re.M)
 
 
 # ----------------------------------------------------------------------------- the submission
-
-
-def python_files(folder: str) -> List[str]:
-    """The .py files under `folder`, relative to it, sorted; hidden names and caches skipped."""
-    found = []
-    for here, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-        found += [os.path.relpath(os.path.join(here, f), folder) for f in files
-                  if f.endswith(".py") and not f.startswith(".")]
-    return sorted(found)
-
-
-def defines_agent(path: str) -> bool:
-    """Does the file define studentAgent at module level (a def or an assignment)? Read as text,
-    so a file with a syntax error that defines it still counts."""
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8-sig", errors="replace")
-    except OSError:
-        return False
-    return DEFINES_AGENT.search(text) is not None
-
-
-def find_submission(folder: str) -> Tuple[Optional[str], str]:
-    """(the file to grade relative to `folder`, or None; a sentence saying what was found)."""
-    files = python_files(folder) if os.path.isdir(folder) else []
-    named = [f for f in files if os.path.basename(f) == AGENT_FILE]
-    if len(named) == 1:
-        return named[0], f"Graded {named[0]}."
-    if named:
-        return None, f"The submission holds {len(named)} files named {AGENT_FILE} ({', '.join(named)}): submit one."
-    defining = [f for f in files if defines_agent(os.path.join(folder, f))]
-    if len(defining) == 1:
-        return defining[0], (f"There is no {AGENT_FILE} in the submission: graded {defining[0]}, the one .py "
-                             f"file that defines studentAgent.")
-    if defining:
-        return None, (f"There is no {AGENT_FILE} in the submission and {len(defining)} .py files define "
-                      f"studentAgent ({', '.join(defining)}): name the one to grade {AGENT_FILE}.")
-    everything = sorted(os.path.relpath(os.path.join(here, f), folder)
-                        for here, _, names in os.walk(folder) for f in names) if os.path.isdir(folder) else []
-    held = (f"it holds {len(everything)} files: {', '.join(everything[:10])}" + (", ..." if len(everything) > 10 else "")
-            if everything else "it is empty")
-    return None, (f"There is no {AGENT_FILE} in the submission and no .py file that defines studentAgent "
-                  f"({held}).")
 
 
 def copy_submission(source: str, target: str) -> None:
@@ -186,21 +139,22 @@ def opponent_test(name: str, games: List[Tuple[dict, str, str]], mark: Optional[
     """The test of one opponent over its games [(record, the student's colour, results path)]."""
     records, colours = [g[0] for g in games], [g[1] for g in games]
     s = side_summary(records, colours)
-    not_lost, rate = s["wins"] + s["draws"], s["not_lost_rate"]
-    met = mark is not None and s["games"] > 0 and rate >= mark
-    if settings.partial or mark is None:
-        score = round(points * rate, 2)
-        why = "points x not-lost rate" + ("" if settings.partial else f" ({name} has no pass mark)")
-    else:
-        score, why = (points, "the pass mark is met") if met else (0.0, "the pass mark is not met")
+    not_lost = course_not_lost(s)            # a game printed in is lost for the course
+    score, met, why = opponent_score(points, mark, not_lost, s["games"], settings.partial, name)
     as_what = {"white": " as White", "black": " as Black", "both": ", half with each colour"}[settings.colour]
     per = f"{s['games']} game{'' if s['games'] == 1 else 's'}{as_what}"
     judged = (f"the course's pass mark is {100 * mark:g} % not lost: {'met' if met else 'not met'}" if mark is not None
               else f"the course sets no pass mark for {name}")
     median = s["move_seconds"]["median"]
     clock = f" (the course allows {settings.game_time:g} s per game)" if settings.game_time else ""
-    lines = [f"{per}: won {s['wins']}, drawn {s['draws']}, lost {s['losses']}.",
-             f"{interval_text(not_lost, s['games'], s['not_lost_wilson95'], 'Not lost')}; {judged}.",
+    lines = [f"{per}: won {s['wins']}, drawn {s['draws']}, lost {s['losses']}."]
+    if s["printed_games"]:
+        lines.append(f"Your file {printed_text(s['printed_games'])}: the course's autograder rejects files that "
+                     f"print, so those games count as lost ({not_lost} of {s['games']} counted not lost).")
+        counted = stats.wilson(not_lost, s["games"]) if s["games"] else None
+    else:
+        counted = s["not_lost_wilson95"]
+    lines += [f"{interval_text(not_lost, s['games'], counted, 'Not lost')}; {judged}.",
              f"Points: {score:g} of {points:g}: {why}.",
              "Thinking: " + (f"median {median:.3f} s per move; " if median is not None else "") +
              f"longest game {s['game_seconds_max']:.1f} s{clock}."]
@@ -212,7 +166,7 @@ def opponent_test(name: str, games: List[Tuple[dict, str, str]], mark: Optional[
                                 turning_point(reviews, path, record, colour))
         if len(lost) > GAMES_LISTED:
             lines.append(f"... and {len(lost) - GAMES_LISTED} more games not won.")
-    passed = met or (mark is None and s["games"] > 0 and rate == 1)
+    passed = met or (mark is None and s["games"] > 0 and not_lost == s["games"])
     return _test(name, score, points, "\n".join(lines), settings.visibility, "passed" if passed else "failed")
 
 
@@ -277,6 +231,10 @@ def grade(root: str, settings: Settings, say=print) -> dict:
                                            "move_timeout": settings.move_timeout, "game_time": settings.game_time}}),
                f"Score: {total:g} of {settings.points:g} (" +
                ", ".join(f"{t['name']} {t['score']:g}/{t['max_score']:g}" for t in tests[1:]) + ")."]
+    printed = side_summary([g[0] for g in every_game], [g[1] for g in every_game])["printed_games"]
+    if printed:
+        summary.insert(2, f"Your file {printed_text(printed)}: the course's autograder rejects files that print, "
+                          f"so those games count as lost.")
     say("\n".join(summary[1:]))
     return _results(total, summary, tests, leaderboard(every_game), settings)
 
@@ -287,7 +245,9 @@ def _not_played(note: str, check_lines: List[str], why: str, settings: Settings)
     tests += [_test(name, 0.0, value, f"Not played: {why}.", settings.visibility, "failed")
               for name, value in settings.opponent_points().items()]
     summary = [note] + ([] if check_lines == [note] else ["Course check: REJECTED: the course scores this file 0."])
-    return _results(0.0, summary + [f"Score: 0 of {settings.points:g}."], tests, [], settings)
+    # on the leaderboard too, at the bottom: a submission that played no game scores 0 there
+    return _results(0.0, summary + [f"Score: 0 of {settings.points:g}."], tests, [{"name": "Score %", "value": 0.0}],
+                    settings)
 
 
 def _results(score: float, summary: List[str], tests: List[dict], board: List[dict], settings: Settings) -> dict:

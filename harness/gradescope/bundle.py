@@ -111,13 +111,31 @@ def _entry(name: str, executable: bool = False) -> zipfile.ZipInfo:
     return info
 
 
-def build_bundle(out: str, settings: Settings, project: str = PROJECT) -> Tuple[int, int]:
-    """Write the autograder zip to `out` (replaced as a whole, never half-written); (entries,
-    bytes)."""
+BUNDLE_NAME = "autograder.zip"
+BUNDLE_MODE = 0o644
+
+
+def bundle_path(out: str) -> str:
+    """Where --out puts the zip: FOLDER/autograder.zip for an existing folder (or a name ending
+    in /), else the name given, which must end in .zip (BundleError: Gradescope takes a zip)."""
+    if os.path.isdir(out) or out.endswith(os.sep):
+        return os.path.join(out, BUNDLE_NAME)
+    if not out.lower().endswith(".zip"):
+        raise BundleError(f"--out {out}: the autograder is a zip file; give a name ending in .zip "
+                          f"(or a folder, for FOLDER/{BUNDLE_NAME})")
+    return out
+
+
+def build_bundle(out: str, settings: Settings, project: str = PROJECT) -> Tuple[int, int, str]:
+    """Write the autograder zip to `out` (`bundle_path`; its folder made when missing; replaced
+    as a whole, never half-written; mode 0644); (entries, bytes, the zip's path)."""
+    out = bundle_path(out)
     files = toolkit_files(project)
     folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        raise BundleError(f"cannot write {out}: the folder {folder} does not exist")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise BundleError(f"cannot create the folder {folder} for {out}: {exc.strerror or exc}") from None
     temporary = None
     try:
         handle, temporary = tempfile.mkstemp(prefix=".autograder-", suffix=".zip", dir=folder)
@@ -129,10 +147,11 @@ def build_bundle(out: str, settings: Settings, project: str = PROJECT) -> Tuple[
             for name in files:
                 with open(os.path.join(project, name), "rb") as source:
                     bundle.writestr(_entry(name.replace(os.sep, "/")), source.read())
+        os.chmod(temporary, BUNDLE_MODE)      # mkstemp's 0600 would keep the TA's upload from others
         os.replace(temporary, out)
     except OSError as exc:
         raise BundleError(f"cannot write {out}: {exc.strerror or exc}") from None
     finally:
         if temporary and os.path.exists(temporary):
             os.remove(temporary)
-    return len(files) + 3, os.path.getsize(out)
+    return len(files) + 3, os.path.getsize(out), out
