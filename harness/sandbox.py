@@ -183,6 +183,11 @@ class SandboxAgent(Agent):
             self._kill()
             return None
 
+    def abort(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()            # the asking thread waits for it and closes the pipes
+
     def _kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()

@@ -94,7 +94,7 @@ def test_a_human_game_move_reply_and_every_refusal(client):
     assert (record["game"], record["white"], record["black"], record["result"], record["reason"]) == (
         0, "human", "greedy", "black", "resignation")
     missing = post(client, "/api/games/nosuch/moves", {"move": "b1b2"})
-    assert (missing.status_code, missing.json()["error"]) == (404, "no game 'nosuch' (it may have ended long ago)")
+    assert (missing.status_code, missing.json()["error"]) == (404, "no game 'nosuch': it expired or the server was restarted")
     assert client.get("/api/games/nosuch").status_code == 404
 
 
@@ -167,7 +167,7 @@ def test_a_fault_on_a_position_taken_back_does_not_follow_the_agent_into_the_nex
     ({"white": "human", "black": "greedy", "variant": "chess"}, 400,
      'unknown variant "chess": use one of cs3243, nthu, congo'),
     ({"white": "human", "black": "greedy", "variant": "congo", "fen": "3l3/7 w 1"}, 400,
-     "--fen '3l3/7 w 1': 2 ranks in the board, expected 7"),
+     "the FEN cannot be read: '3l3/7 w 1': 2 ranks in the board, expected 7"),
     ({"white": "human", "black": "greedy", "pace": 60}, 400, "'pace' must be a number of seconds from 0 to 5"),
 ])
 def test_bad_new_games_are_400_with_the_reason(client, body, status, error):
@@ -236,7 +236,7 @@ def test_probes_wait_their_turn_like_the_games_agents(client, monkeypatch):
     lock, inside = threading.Lock(), [0]
     most = []
 
-    def slow_probe(variant, state, spec, *rest):
+    def slow_probe(variant, state, spec, *rest, **options):
         with lock:
             inside[0] += 1
             most.append(inside[0])

@@ -92,7 +92,9 @@ def serve(settings: Settings, host: str, port: int, say: Callable[[str], None],
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
-        app.state.games.close()
+        app.state.stopping.set()
+        app.state.games.close(wait=GRACE_SECONDS)
+        app.state.waiting.join(GRACE_SECONDS)
         sock.close()
     say("stopped.")
 
