@@ -310,14 +310,16 @@ def _json_for_script(data: Any) -> str:
 
 
 def board_geometry(variant) -> Dict[str, Any]:
-    """The empty board the viewer draws pieces on: squares, labels and the SVG's size."""
+    """The empty board the viewer draws pieces on: squares, labels and the SVG's size, and each
+    of the variant's `regions` (Congo's ``river``) as a list of [row, column] cells."""
     columns, rows = variant.square_names()
     size, margin = 56, 22
     # the bottom left square is dark, as on a chess board
     squares = [{"row": r, "col": c, "x": margin + c * size, "y": r * size, "dark": (len(rows) - 1 - r + c) % 2 == 0}
                for r in range(len(rows)) for c in range(len(columns))]
     return {"size": size, "margin": margin, "columns": columns, "rows": rows, "squares": squares,
-            "width": margin + len(columns) * size, "height": len(rows) * size + margin}
+            "width": margin + len(columns) * size, "height": len(rows) * size + margin,
+            **{name: [list(cell) for cell in cells] for name, cells in variant.regions().items()}}
 
 
 def _viewer_context(variant, games: List[Dict[str, Any]]) -> Dict[str, Any]:

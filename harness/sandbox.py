@@ -20,7 +20,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import weakref
 from typing import Any, Optional
 
 from .agent import Agent, AgentCrash, AgentError, AgentTimeout
@@ -108,6 +110,23 @@ def read_output(fd: int, limit: int = OUTPUT_LIMIT, offset: int = 0) -> Optional
     return text
 
 
+_STARTED: "weakref.WeakSet[subprocess.Popen]" = weakref.WeakSet()   # every worker process started here
+_STARTED_LOCK = threading.Lock()
+
+
+def kill_started() -> int:
+    """Kill every worker process this process started that still runs (a server stopping: a
+    thread cut off while starting one cannot close it); how many were killed."""
+    with _STARTED_LOCK:
+        procs = list(_STARTED)
+    killed = 0
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            killed += 1
+    return killed
+
+
 class SandboxAgent(Agent):
     """A student file in a worker process; `mode='raw'` calls studentAgent without mirroring."""
 
@@ -149,9 +168,11 @@ class SandboxAgent(Agent):
         else:
             env = untrusted_env(tempfile.gettempdir())
         try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
-                pass_fds=(req_r, rep_w), close_fds=True, env=env)
+            with _STARTED_LOCK:
+                self.proc = subprocess.Popen(
+                    argv, stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
+                    pass_fds=(req_r, rep_w), close_fds=True, env=env)
+                _STARTED.add(self.proc)
         finally:
             os.close(req_r)
             os.close(rep_w)

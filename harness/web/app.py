@@ -241,8 +241,10 @@ async def in_thread(request: Request, stopping: threading.Event, waiting: Waitin
         if done:
             return future.result()
         gone = stopping.is_set() or await client_gone(request)
-        if gone and abort is not None:
-            abort()
+        if gone:                       # the work's end is nobody's business now
+            future.add_done_callback(lambda f: f.cancelled() or f.exception())
+            if abort is not None:
+                abort()
         if stopping.is_set():
             raise BadRequest(503, "the server is stopping")
         if gone:
