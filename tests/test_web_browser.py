@@ -46,17 +46,17 @@ def page(browser):
 
 def piece(page, square):
     """(letter, colour) on a square of the board, or None."""
-    found = page.query_selector(f'#board [data-square="{square}"] .piece')
+    found = page.query_selector(f'#board .piece[data-square="{square}"]')
     return None if found is None else (found.get_attribute("data-piece"), found.get_attribute("data-colour"))
 
 
 def test_a_click_plays_a_move_and_the_agent_replies(page, url, tmp_path):
     page.goto(url + "?white=human&black=greedy&seed=1")
-    page.wait_for_selector('#board [data-square="b1"] .piece')
-    page.click('#board [data-square="b1"]')
-    assert page.query_selector('#board [data-square="b2"] circle.target') is not None
-    assert page.query_selector('#board [data-square="b3"] circle.target') is None
-    page.click('#board [data-square="b2"]')
+    page.wait_for_selector('#board .piece[data-square="b1"]')
+    page.click('#board .square[data-square="b1"]')
+    assert page.query_selector('#board circle.target[data-square="b2"]') is not None
+    assert page.query_selector('#board circle.target[data-square="b3"]') is None
+    page.click('#board .square[data-square="b2"]')
     reply = page.wait_for_selector('#moves button[data-ply="2"]')
     assert reply.inner_text() == "f6g4"
     assert page.inner_text('#moves button[data-ply="1"]') == "b1b2"
@@ -74,7 +74,7 @@ def test_a_click_plays_a_move_and_the_agent_replies(page, url, tmp_path):
     page.click("#undo")
     page.wait_for_selector('#moves button[data-ply="1"]', state="detached")
     assert piece(page, "b1") == ("P", "white") and piece(page, "g4") is None
-    corner = '#board [data-square="a6"] rect'
+    corner = '#board .square[data-square="a6"] rect'
     top_left = (page.get_attribute(corner, "x"), page.get_attribute(corner, "y"))
     page.click("#flip")
     assert top_left == ("22", "0")
@@ -133,7 +133,7 @@ def test_the_form_starts_a_game_and_shows_a_bad_fen_in_one_line(page, url):
     page.fill("#fen", "3l3/7 w 1")
     page.click("#start")
     page.wait_for_selector("#setup-error:not([hidden])")
-    assert page.inner_text("#setup-error") == "--fen '3l3/7 w 1': 2 ranks in the board, expected 7"
+    assert page.inner_text("#setup-error") == "the FEN cannot be read: '3l3/7 w 1': 2 ranks in the board, expected 7"
     page.fill("#fen", "")
     page.click("#start")
     page.wait_for_selector("#status:has-text('Black (human) to move')")

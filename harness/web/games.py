@@ -118,9 +118,10 @@ class WebGame:
                     self.thinking = None
                     session.close()          # its processes (an undo starts them again, in a new thread)
                     return
+                self.thinking = session.to_move
+                self.changed()                       # the pages show who is thinking
                 colour, state, version = session.to_move, session.game.state, self.version
                 spent = session.spent(colour)
-                self.thinking = colour
             try:
                 with THINKING:
                     if self.finished:        # stopped or closed while waiting for its turn to think
@@ -145,7 +146,7 @@ class WebGame:
                         session.drop_agent(colour)   # next time (a file keeps its fault, and its
                     continue                         # process is gone after a timeout)
                 session.take(colour, turn)
-                self.thinking = None if session.over else self.thinking
+                self.thinking = None                 # set again when the next agent is asked
                 self.changed()
                 self.turn_began = time.monotonic()
             if paced and self.pace and not session.over:
