@@ -280,7 +280,10 @@ def test_the_page_and_its_files_are_served_by_the_app_and_nothing_else(client):
     assert 'src="/static/play.js"' in page.text
     assert not re.search(r'(src|href)="(https?:)?//', page.text)          # nothing from another server
     script = client.get("/static/play.js")
-    assert script.status_code == 200 and re.findall(r"https?://[^\"]*", script.text) == ["http://www.w3.org/2000/svg"]
+    assert script.status_code == 200 and re.findall(r"https?://[^\"]*", script.text) == []
+    shared = client.get("/static/board.js")          # the board script report.html inlines
+    assert shared.status_code == 200 and re.findall(r"https?://[^\"]*", shared.text) == ["http://www.w3.org/2000/svg"]
+    assert 'src="/static/board.js"' in page.text
     assert client.get("/static/style.css").status_code == 200
     assert client.get("/static/..%2Fapp.py").status_code == 404
     assert client.get("/static/app.py").status_code == 404
