@@ -9,7 +9,7 @@ from ..variants.base import Termination
 WHY = {
     Termination.KING_CAPTURE: "it captured {L}'s King",
     Termination.CHECKMATE: "{L} is checkmated",
-    Termination.OUT_OF_VALID_MOVES: "{L} has no legal move (every move walks into an attack)",
+    Termination.OUT_OF_VALID_MOVES: "{L} has no legal move: every move walks into an attack",
     Termination.NO_MOVES_DRAW: "{M} has no move at all",
     Termination.FIFTY_MOVE_DRAW: "too many plies without a capture",
     Termination.MAX_PLIES: "the game reached its ply limit",

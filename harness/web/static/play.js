@@ -140,7 +140,7 @@
     $("fen-shown").value = view ? (view.fens[view.ply] || "") : (variants[variantName()].start_fen || "");
     var review = view ? view.review : null;
     $("review").hidden = !review;
-    $("eval-bar").hidden = !review;
+    $("eval-bar").toggleAttribute("hidden", !review);   // an svg has no .hidden
     if (review) {
       B.graphAt($("eval-graph"), view.ply, view.positions.length);
       B.drawBar($("eval-bar"), review.wins[view.ply]);
@@ -151,7 +151,7 @@
     if (view) {
       var state = view.state;
       $("title").textContent = live()
-        ? "White: " + state.white + "  vs  Black: " + state.black + ", seed " + state.seed
+        ? "White: " + state.white + " vs Black: " + state.black + ", seed " + state.seed
         : "game " + view.game + ": " + view.white + " (White) vs " + view.black + " (Black)" +
           (view.seed !== null && view.seed !== undefined ? ", seed " + view.seed : "");
       $("status").textContent = live() ? liveStatus(state) : view.ending;
@@ -180,6 +180,7 @@
     selected = null;
     probeMove = null;
     $("probe-answer").textContent = "";
+    $("probe-answer").dataset.move = "";
     render();
   }
 
@@ -248,7 +249,7 @@
     });
   }
 
-  function startGame(settings) {
+  function startGame(settings, replace) {
     showError("setup-error", null);
     probeMove = null;
     selected = null;
@@ -257,7 +258,7 @@
       : Promise.resolve(null);
     return stopping.then(function () { return api("POST", "/api/games", settings); }).then(function (state) {
       view = null;
-      address(state.id);
+      address(state.id, replace);
       show(state);
     }).catch(function (error) { showError("setup-error", error); });
   }
@@ -483,7 +484,7 @@
         var settings = { variant: variant, white: query.get("white"), black: query.get("black"),
                          seed: Number(query.get("seed")) || 0, pace: Number(query.get("pace") || $("pace").value) };
         if (query.get("fen")) { settings.fen = query.get("fen"); }
-        return startGame(settings);
+        return startGame(settings, true);      // the address that started it becomes the game's own
       }
     });
   }
@@ -512,6 +513,7 @@
     $("save").addEventListener("click", save);
     $("probe").addEventListener("click", askProbe);
     $("probe-live").addEventListener("change", function () { if ($("probe-live").checked) { askProbe(); } });
+    $("probe-agent").addEventListener("change", function () { if ($("probe-live").checked) { askProbe(); } });
     $("play-here").addEventListener("click", playFromHere);
     $("copy-fen").addEventListener("click", copyFen);
     $("eval-graph").addEventListener("click", function (event) {
