@@ -468,3 +468,53 @@ def test_check_and_the_river_are_in_the_data(client):
                                        "fen": "3k3/7/7/7/7/7/3KR2 w - - 0 1"}).json()
     moved = post(client, f"/api/games/{game['id']}/moves", {"move": "e0e6"}).json()
     assert moved["checks"][:2] == [None, [0, 3]]               # Black's King on d6, attacked by the Rook
+
+
+@pytest.mark.parametrize("state, words", [
+    ({"result": "black", "reason": "no_moves", "moves": ["a2a3"] * 24, "to_move": "white"},
+     "Black wins: White has no legal move (after 24 plies)."),
+    ({"result": "black", "reason": "out_of_valid_moves", "moves": ["b1b2"], "to_move": "white"},
+     "Black wins: White has no legal move: every move walks into an attack (after 1 ply)."),
+    ({"result": "white", "reason": "king_capture", "moves": [], "to_move": "black"},
+     "White wins: it captured Black's King (after 0 plies)."),
+    ({"result": "draw", "reason": "no_moves_draw", "moves": ["x"] * 3, "to_move": "black"},
+     "Draw: Black has no move at all (after 3 plies)."),
+    ({"result": "white", "reason": "timeout", "moves": ["x"] * 5, "black": "AB.py", "to_move": "black"},
+     "White wins: Black (AB.py) did not answer in time (after 5 plies)."),
+    ({"result": None, "reason": None, "moves": ["x"] * 2, "stopped": True}, "Stopped after 2 plies: nobody plays on."),
+    ({"result": None, "reason": None, "moves": []}, None),
+])
+def test_endings_in_plain_words(state, words):
+    from harness.web.words import ending_words
+    assert ending_words(state) == words
+
+
+def test_no_agent_starts_once_a_session_is_shut():
+    """The race of issue 51: a game pushed out while its thread starts the agent left a boxed
+    process behind; once shut, a session starts no agent (and one started meanwhile is closed)."""
+    from harness.play.session import Refused, Session
+    variant = find_variant("cs3243")
+    session = Session(variant, "tests/fixtures/first_pawn_forward.py", "human", 0, None, 5.0, BoxSettings())
+    session.shut()
+    with pytest.raises(Refused, match="the game has been closed"):
+        session.agent("White")
+    assert session.agents == {}
+
+
+def test_an_agent_started_while_its_session_is_shut_is_closed(monkeypatch):
+    from harness import sandbox
+    from harness.play.session import Refused, Session
+    variant = find_variant("cs3243")
+    session = Session(variant, "tests/fixtures/first_pawn_forward.py", "human", 0, None, 5.0, BoxSettings())
+    original, started = sandbox.SandboxAgent.start_game, []
+
+    def start_then_shut(agent, colour, seed=0):
+        original(agent, colour, seed)
+        started.append((agent, agent.proc))
+        session.shut()                      # another thread closes the game meanwhile
+
+    monkeypatch.setattr(sandbox.SandboxAgent, "start_game", start_then_shut)
+    with pytest.raises(Refused, match="the game has been closed"):
+        session.agent("White")
+    (agent, proc), = started
+    assert proc.poll() is not None and agent.proc is None      # its process has ended
