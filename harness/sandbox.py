@@ -114,6 +114,32 @@ _STARTED: "weakref.WeakSet[subprocess.Popen]" = weakref.WeakSet()   # every work
 _STARTED_LOCK = threading.Lock()
 
 
+def kill_worker(proc: subprocess.Popen) -> None:
+    """Kill a worker and its own children: bubblewrap runs the box as a child of its own (the box's
+    process 1), which is told to die with its parent only once it is set up, so a worker killed
+    while it starts could leave that child behind. Stopped first, so it starts no other child
+    while its children are read (/proc/PID/task/*/children) and killed; then killed itself."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.kill(proc.pid, signal.SIGSTOP)
+    except OSError:
+        return
+    children = set()
+    try:
+        for task in os.listdir(f"/proc/{proc.pid}/task"):
+            with open(f"/proc/{proc.pid}/task/{task}/children") as handle:
+                children.update(int(pid) for pid in handle.read().split())
+    except OSError:
+        pass
+    for child in children:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except OSError:
+            pass
+    proc.kill()
+
+
 def kill_started() -> int:
     """Kill every worker process this process started that still runs (a server stopping: a
     thread cut off while starting one cannot close it); how many were killed."""
@@ -122,7 +148,7 @@ def kill_started() -> int:
     killed = 0
     for proc in procs:
         if proc.poll() is None:
-            proc.kill()
+            kill_worker(proc)
             killed += 1
     return killed
 
@@ -206,13 +232,12 @@ class SandboxAgent(Agent):
 
     def abort(self) -> None:
         proc = self.proc
-        if proc is not None and proc.poll() is None:
-            proc.kill()            # the asking thread waits for it and closes the pipes
+        if proc is not None:
+            kill_worker(proc)      # the asking thread waits for it and closes the pipes
 
     def _kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
         if self.proc is not None:
+            kill_worker(self.proc)
             self.proc.wait()
 
     def _receive(self, deadline: float, game_clock: bool = False, expect: str = "ok") -> dict:
