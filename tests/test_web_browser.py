@@ -343,3 +343,36 @@ def test_the_analysis_board(page, url, tmp_path):
     assert page.inner_text("#title").startswith("White: greedy vs Black: human")
     assert page.input_value("#fen-shown") == fen
     assert page.problems == []
+
+
+def test_an_open_page_keeps_its_game_and_a_closed_one_lets_it_expire(browser):
+    proc = subprocess.Popen([sys.executable, "-m", "harness", "serve", "--port", "0", "--idle-minutes", "0.02"],
+                            cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = proc.stdout.readline().split()[2]
+    try:
+        context = browser.new_context(viewport={"width": 1200, "height": 950})
+        kept = context.new_page()
+        kept.goto(base + "?white=human&black=greedy&seed=1")
+        kept.wait_for_url("**/game/*")
+        kept.wait_for_selector("#status:has-text('White (human) to move')")
+        left = context.new_page()
+        left.goto(base + "?white=human&black=greedy&seed=2")
+        left.wait_for_url("**/game/*")
+        left.wait_for_selector("#status:has-text('White (human) to move')")
+        address, game = left.url, left.url.rsplit("/", 1)[1]
+        left.close()                                   # its event stream ends: nobody looks at it
+        kept.wait_for_timeout(4000)                    # more than three times the 1.2 s limit
+        kept.click('#board .square[data-square="b1"]')    # the open page's game is still there
+        kept.click('#board .square[data-square="b2"]')
+        kept.wait_for_selector('#moves button[data-ply="2"]')
+        again = context.new_page()
+        again.goto(address)
+        again.wait_for_selector("#error:not([hidden])")
+        assert again.inner_text("#error") == (f"game '{game}' has expired: nobody looked at it for 0.02 minutes, "
+                                              f"so its agents were stopped")
+        for button in ("#undo", "#resign", "#stop", "#save"):
+            assert again.is_disabled(button)
+        context.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)

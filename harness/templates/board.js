@@ -212,7 +212,9 @@ var MinichessBoard = (function () {
         button.dataset.judgement = judgement;
         button.title = judgement;
       }
-      if (review && review.evals && review.evals[i + 1]) { button.dataset.eval = review.evals[i + 1]; }
+      if (review && review.evals && review.evals[i + 1]) {     // "1-0 (White won)" -> "1-0"
+        button.dataset.eval = review.evals[i + 1].replace(/ \(.*\)$/, "");
+      }
       if (review && (review.turning || []).indexOf(i + 1) >= 0) {
         button.classList.add("turning-point");
         button.title = (button.title ? button.title + ", " : "") + "turning point";

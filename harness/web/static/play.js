@@ -24,7 +24,11 @@
     return fetch(path, options).then(function (response) {
       return response.json().catch(function () { return { error: "the server answered " + response.status }; })
         .then(function (data) {
-          if (!response.ok) { throw new Error(data.error || ("the server answered " + response.status)); }
+          if (!response.ok) {
+            var error = new Error(data.error || ("the server answered " + response.status));
+            error.status = response.status;
+            throw error;
+          }
           return data;
         });
     });
@@ -214,9 +218,17 @@
     source.onerror = function () {
       if (source && source.readyState === EventSource.CLOSED) {   // refused (expired, a full server)
         unwatch();
-        api("GET", "/api/games/" + encodeURIComponent(id)).then(show).catch(function (error) { showError("error", error); });
+        api("GET", "/api/games/" + encodeURIComponent(id)).then(show).catch(function (error) { gone(id, error); });
       }
     };
+  }
+
+  function gone(id, error) {    // the server no longer has the game shown: nothing works on it
+    if (!live() || view.id !== id) { return; }
+    view.state = Object.assign({}, view.state, { human_to_move: false, legal: [], can_undo: false, thinking: null,
+                                                 stopped: true, ending: "This game is gone: " + error.message });
+    selected = null;
+    render();
   }
 
   function unwatch() {
@@ -271,7 +283,7 @@
       show(state);
     }).catch(function (error) {
       showError("error", error);
-      api("GET", "/api/games/" + encodeURIComponent(id)).then(show).catch(function () { return null; });
+      api("GET", "/api/games/" + encodeURIComponent(id)).then(show).catch(function (lost) { gone(id, lost); });
     });
   }
 
@@ -289,12 +301,15 @@
 
   function liveAction(path) {
     if (!live()) { return; }
-    api("POST", "/api/games/" + encodeURIComponent(view.id) + path, {}).then(function (state) {
+    var id = view.id;
+    api("POST", "/api/games/" + encodeURIComponent(id) + path, {}).then(function (state) {
       showError("error", null);
       probeMove = null;
       view.ply = last();        // follow the game to its new last position
       show(state);
-    }).catch(function (error) { showError("error", error); });
+    }).catch(function (error) {
+      if (error.status === 404) { gone(id, error); } else { showError("error", error); }
+    });
   }
 
   function save() {
