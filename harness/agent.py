@@ -47,6 +47,11 @@ class Agent:
     def close(self) -> None:
         """Called once when the game is over (a process-backed agent stops its process)."""
 
+    def abort(self) -> None:
+        """From another thread: stop the thinking now (a process-backed agent's process is
+        killed, so the thread asking it sees a crash at once). An in-process agent cannot be
+        stopped: it finishes its move."""
+
 
 def search_score(value: int, mate: int, bound: int) -> Dict[str, int]:
     """A search's value as `Agent.move_score` gives it: a value beyond +-`bound` is a won (lost)

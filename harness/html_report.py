@@ -27,7 +27,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import jinja2
 
 from .analysis.store import read_analyses, review_of
-from .analysis.text import accuracy_text, ply_text, turning_point_text
+from .analysis.text import accuracy_text, evaluation_text, ply_text, turning_point_text
 from .records import record_states
 from .report import (REPORT_HTML, HEADER, check_line, directory_name, opponent_entry, replay_command, settings_line,
                      verdict_line,
@@ -108,8 +108,9 @@ def move_cells(name: Optional[str], variant) -> Optional[List[int]]:
 
 def review_data(entry: Optional[Dict[str, Any]], variant, positions: int) -> Optional[Dict[str, Any]]:
     """The game review for the viewer (an analysis.jsonl entry), by position (0: the start) for
-    `positions` positions: White's win %, the analyser's best move in it as grid cells, the text
-    of the move that led to it; and by ply the judgement. None without an entry (the caller
+    `positions` positions: White's win %, its evaluation as text (White's view), the analyser's
+    best move in it as grid cells, the text of the move that led to it; by ply the judgement;
+    the turning points' plies. None without an entry (the caller
     passes only a well-formed one: harness.analysis.store.review_of)."""
     if not entry or not entry.get("plies"):
         return None
@@ -117,16 +118,20 @@ def review_data(entry: Optional[Dict[str, Any]], variant, positions: int) -> Opt
     best: List[Optional[List[int]]] = [None] * positions
     texts: List[Optional[str]] = [None] * positions
     judgements: List[Optional[str]] = [None] * max(positions - 1, 0)
+    evals: List[Optional[str]] = [None] * positions
     for ply in entry["plies"]:
         k = ply["ply"]
         if not 0 < k < positions:
             continue
         wins[k - 1], wins[k] = ply["win_before"], ply["win_after"]
+        evals[k - 1] = evaluation_text(ply["cp_before"], ply["mate_before"], ply["win_before"])
+        evals[k] = evaluation_text(ply["cp_after"], ply["mate_after"], ply["win_after"])
         best[k - 1] = move_cells(ply.get("best"), variant)
         texts[k] = f"ply {k}, {ply['colour'].capitalize()} {ply_text(ply)}"
         judgements[k - 1] = ply.get("judgement")
+    turning = sorted(k for k in (entry.get("turning_point") or {}).values() if isinstance(k, int) and 0 < k < positions)
     return {"analyser": entry.get("analyser"), "wins": wins, "best": best, "texts": texts,
-            "judgements": judgements, "summary": "; ".join(
+            "judgements": judgements, "evals": evals, "turning": turning, "summary": "; ".join(
                 [accuracy_text(entry)] + [turning_point_text(entry, side) for side in ("white", "black")])}
 
 
@@ -134,7 +139,8 @@ def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str]
               results_path: str, review: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """What the viewer needs of one game (the JSON embedded in the page); `review` its
     analysis.jsonl entry, if it has one."""
-    grids, first, problem = positions(record, variant)
+    states, _, problem = record_states(record, variant)
+    grids, first = [variant.grid(state) for state in states], str(variant.to_move(states[0])).lower()
     result, reason = record.get("result"), record.get("reason")
     if result in ("white", "black"):
         ending = f"{result.capitalize()} ({record.get(result, '?')}) wins by {reason}"
@@ -157,6 +163,7 @@ def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str]
         "first": first,
         "moves": list(record.get("moves") or [])[:len(grids) - 1],
         "positions": [encode_grid(g) for g in grids],
+        "checks": [variant.check_cell(state) for state in states],
         "command": replay_command(results_path, number),
         "review": review_data(review_of(review, record), variant, len(grids)),
     }
@@ -311,19 +318,24 @@ def _json_for_script(data: Any) -> str:
 
 
 def board_geometry(variant) -> Dict[str, Any]:
-    """The empty board the viewer draws pieces on: squares, labels and the SVG's size."""
+    """The empty board the viewer draws pieces on: squares, labels and the SVG's size, and each
+    of the variant's `regions` (Congo's ``river``) as a list of [row, column] cells."""
     columns, rows = variant.square_names()
     size, margin = 56, 22
     # the bottom left square is dark, as on a chess board
     squares = [{"row": r, "col": c, "x": margin + c * size, "y": r * size, "dark": (len(rows) - 1 - r + c) % 2 == 0}
                for r in range(len(rows)) for c in range(len(columns))]
     return {"size": size, "margin": margin, "columns": columns, "rows": rows, "squares": squares,
-            "width": margin + len(columns) * size, "height": len(rows) * size + margin}
+            "width": margin + len(columns) * size, "height": len(rows) * size + margin,
+            **{name: [list(cell) for cell in cells] for name, cells in variant.regions().items()}}
 
 
 def _viewer_context(variant, games: List[Dict[str, Any]]) -> Dict[str, Any]:
-    return {"board": board_geometry(variant), "legend": legend(variant),
-            "games_json": _json_for_script(games), "viewer_js": _asset("viewer.js"),
+    """The viewer's part of a page: the board (drawn by board.js, the script the web app shares)
+    and the games."""
+    geometry = board_geometry(variant)
+    return {"board": geometry, "legend": legend(variant), "board_json": _json_for_script(geometry),
+            "games_json": _json_for_script(games), "viewer_js": _asset("board.js") + "\n" + _asset("viewer.js"),
             "style": _asset("style.css")}
 
 

@@ -20,7 +20,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import weakref
 from typing import Any, Optional
 
 from .agent import Agent, AgentCrash, AgentError, AgentTimeout
@@ -108,6 +110,49 @@ def read_output(fd: int, limit: int = OUTPUT_LIMIT, offset: int = 0) -> Optional
     return text
 
 
+_STARTED: "weakref.WeakSet[subprocess.Popen]" = weakref.WeakSet()   # every worker process started here
+_STARTED_LOCK = threading.Lock()
+
+
+def kill_worker(proc: subprocess.Popen) -> None:
+    """Kill a worker and its own children: bubblewrap runs the box as a child of its own (the box's
+    process 1), which is told to die with its parent only once it is set up, so a worker killed
+    while it starts could leave that child behind. Stopped first, so it starts no other child
+    while its children are read (/proc/PID/task/*/children) and killed; then killed itself."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.kill(proc.pid, signal.SIGSTOP)
+    except OSError:
+        return
+    children = set()
+    try:
+        for task in os.listdir(f"/proc/{proc.pid}/task"):
+            with open(f"/proc/{proc.pid}/task/{task}/children") as handle:
+                children.update(int(pid) for pid in handle.read().split())
+    except OSError:
+        pass
+    for child in children:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except OSError:
+            pass
+    proc.kill()
+
+
+def kill_started() -> int:
+    """Kill every worker process this process started that still runs (a server stopping: a
+    thread cut off while starting one cannot close it); how many were killed."""
+    with _STARTED_LOCK:
+        procs = list(_STARTED)
+    killed = 0
+    for proc in procs:
+        if proc.poll() is None:
+            kill_worker(proc)
+            killed += 1
+    return killed
+
+
 class SandboxAgent(Agent):
     """A student file in a worker process; `mode='raw'` calls studentAgent without mirroring."""
 
@@ -149,9 +194,11 @@ class SandboxAgent(Agent):
         else:
             env = untrusted_env(tempfile.gettempdir())
         try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
-                pass_fds=(req_r, rep_w), close_fds=True, env=env)
+            with _STARTED_LOCK:
+                self.proc = subprocess.Popen(
+                    argv, stdin=subprocess.DEVNULL, stdout=self._capture, stderr=self._capture,
+                    pass_fds=(req_r, rep_w), close_fds=True, env=env)
+                _STARTED.add(self.proc)
         finally:
             os.close(req_r)
             os.close(rep_w)
@@ -183,10 +230,14 @@ class SandboxAgent(Agent):
             self._kill()
             return None
 
+    def abort(self) -> None:
+        proc = self.proc
+        if proc is not None:
+            kill_worker(proc)      # the asking thread waits for it and closes the pipes
+
     def _kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
         if self.proc is not None:
+            kill_worker(self.proc)
             self.proc.wait()
 
     def _receive(self, deadline: float, game_clock: bool = False, expect: str = "ok") -> dict:

@@ -137,3 +137,127 @@ def test_ctrl_c_stops_at_once_while_an_agent_is_still_thinking():
     assert time.monotonic() - sent < 5
     assert (proc.returncode, out, err) == (0, "stopped.\n", "")
     assert answers == [(503, {"error": "the server is stopping"})]
+
+
+# ----------------------------------------------------------------------------- issue 51: a flood
+
+
+def descendants(pid):
+    """The ids of every process below `pid` (from /proc's parent links)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def threads_of(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return 0
+
+
+def running(marker, server=None):
+    """The processes whose command line names `marker` (the test's own agent files), but the
+    server (whose options name them)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != server:
+            try:
+                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def test_a_flood_of_games_and_abandoned_probes_stays_bounded_and_leaves_nothing(tmp_path):
+    """40 games whose boxed agent file moves first (the server keeps 6: the rest are refused 503
+    with the reason), then 30 probes of a file that sleeps, each abandoned by its client after
+    half a second (the waiting ones are refused 503 past 8; those taken are stopped once their
+    client has gone). The server's processes and threads stay bounded; after Ctrl-C no process
+    started by it remains. Loopback only; bounded in count and time."""
+    mover = tmp_path / "flood_mover.py"
+    mover.write_text((REPO / "tests/fixtures/first_pawn_forward.py").read_text())
+    sleeper = tmp_path / "flood_sleeper.py"
+    sleeper.write_text("import time\n\n\ndef studentAgent(gameboard):\n    time.sleep(60)\n")
+    tmp_path.chmod(0o755)                # the boxed worker runs as a user of its own
+    proc, line = start("--port", "0", "--max-games", "6", "--move-timeout", "20",
+                       "--agent", str(mover), "--agent", str(sleeper))
+    url = line.split()[2]
+    most = {"processes": 0, "threads": 0}
+
+    def sample():
+        most["processes"] = max(most["processes"], len(descendants(proc.pid)))
+        most["threads"] = max(most["threads"], threads_of(proc.pid))
+
+    def post(path, body, timeout=20):
+        req = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+        except OSError:                  # the client gave up (timeout)
+            return None, None
+
+    try:
+        answers = []
+        flood = [threading.Thread(target=lambda: answers.append(post("api/games", {
+            "white": str(mover), "black": "human"}))) for _ in range(40)]
+        for thread in flood:
+            thread.start()
+        for thread in flood:
+            thread.join(60)
+            sample()
+        codes = sorted(code for code, _ in answers)
+        assert codes == [201] * 6 + [503] * 34
+        assert {body["error"] for code, body in answers if code == 503} == {
+            "the server holds 6 games that are still going on (its limit): finish, resign or stop one, or wait; "
+            "a game left alone 10 minutes expires"}
+        deadline = time.monotonic() + 30                 # each kept game's agent has moved and waits
+        while len(running("flood_mover", proc.pid)) < 6 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        sample()
+        movers = len(running("flood_mover", proc.pid))
+        abandoned = []
+        probes = [threading.Thread(target=lambda: abandoned.append(post("api/best", {
+            "variant": "cs3243", "fen": "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1", "agent": str(sleeper)},
+            timeout=0.5))) for _ in range(30)]
+        for thread in probes:
+            thread.start()
+        for _ in range(10):
+            time.sleep(0.1)
+            sample()
+        for thread in probes:
+            thread.join(30)
+        assert len(abandoned) == 30 and {code for code, _ in abandoned} <= {None, 503}
+        deadline = time.monotonic() + 15                 # the abandoned probes' agents are stopped
+        while running("flood_sleeper", proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        sleepers_left = [(pid, Path(f"/proc/{pid}/cmdline").read_bytes()) for pid in running("flood_sleeper", proc.pid)]
+        sample()
+        threads_after = threads_of(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    time.sleep(1)
+    left = running(str(tmp_path))
+    print(f"\nflood: {movers} agent processes for 6 kept games; at most {most['processes']} processes under the "
+          f"server and {most['threads']} threads; {threads_after} threads after the abandoned probes; "
+          f"{len(left)} processes left after Ctrl-C")
+    assert sleepers_left == []
+    assert (proc.returncode, out, err) == (0, "stopped.\n", "")
+    assert left == []
+    assert most["processes"] <= 6 * 4 + 8 * 4          # a boxed agent is a few processes (bwrap, python)
+    assert most["threads"] <= 6 + 8 + 12                # the games', the waiting requests', the server's own

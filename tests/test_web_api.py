@@ -94,7 +94,7 @@ def test_a_human_game_move_reply_and_every_refusal(client):
     assert (record["game"], record["white"], record["black"], record["result"], record["reason"]) == (
         0, "human", "greedy", "black", "resignation")
     missing = post(client, "/api/games/nosuch/moves", {"move": "b1b2"})
-    assert (missing.status_code, missing.json()["error"]) == (404, "no game 'nosuch' (it may have ended long ago)")
+    assert (missing.status_code, missing.json()["error"]) == (404, "no game 'nosuch': it expired or the server was restarted")
     assert client.get("/api/games/nosuch").status_code == 404
 
 
@@ -167,7 +167,7 @@ def test_a_fault_on_a_position_taken_back_does_not_follow_the_agent_into_the_nex
     ({"white": "human", "black": "greedy", "variant": "chess"}, 400,
      'unknown variant "chess": use one of cs3243, nthu, congo, gardner'),
     ({"white": "human", "black": "greedy", "variant": "congo", "fen": "3l3/7 w 1"}, 400,
-     "--fen '3l3/7 w 1': 2 ranks in the board, expected 7"),
+     "the FEN cannot be read: '3l3/7 w 1': 2 ranks in the board, expected 7"),
     ({"white": "human", "black": "greedy", "pace": 60}, 400, "'pace' must be a number of seconds from 0 to 5"),
 ])
 def test_bad_new_games_are_400_with_the_reason(client, body, status, error):
@@ -236,7 +236,7 @@ def test_probes_wait_their_turn_like_the_games_agents(client, monkeypatch):
     lock, inside = threading.Lock(), [0]
     most = []
 
-    def slow_probe(variant, state, spec, *rest):
+    def slow_probe(variant, state, spec, *rest, **options):
         with lock:
             inside[0] += 1
             most.append(inside[0])
@@ -280,7 +280,10 @@ def test_the_page_and_its_files_are_served_by_the_app_and_nothing_else(client):
     assert 'src="/static/play.js"' in page.text
     assert not re.search(r'(src|href)="(https?:)?//', page.text)          # nothing from another server
     script = client.get("/static/play.js")
-    assert script.status_code == 200 and re.findall(r"https?://[^\"]*", script.text) == ["http://www.w3.org/2000/svg"]
+    assert script.status_code == 200 and re.findall(r"https?://[^\"]*", script.text) == []
+    shared = client.get("/static/board.js")          # the board script report.html inlines
+    assert shared.status_code == 200 and re.findall(r"https?://[^\"]*", shared.text) == ["http://www.w3.org/2000/svg"]
+    assert 'src="/static/board.js"' in page.text
     assert client.get("/static/style.css").status_code == 200
     assert client.get("/static/..%2Fapp.py").status_code == 404
     assert client.get("/static/app.py").status_code == 404
@@ -316,3 +319,202 @@ def test_a_results_file_and_its_analysis_are_stepped_through(client):
     assert (missing.status_code, missing.json()) == (400, {"error": "the file has no game 7"})
     empty = post(client, "/api/records", {"results": "nothing\n"})
     assert (empty.status_code, empty.json()) == (400, {"error": "results.jsonl line 1: not a game record, skipped"})
+
+
+# ----------------------------------------------------------------------------- issue 51: bounds, stop, events
+
+
+def small_app(**limits):
+    offer = Offer.build(["tests/fixtures/first_pawn_forward.py"])
+    return create_app(Settings(offer, move_timeout=5.0, box=BoxSettings(), **limits))
+
+
+def test_a_game_of_two_agents_is_stopped_and_its_agents_end():
+    app = small_app()
+    try:
+        with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+            game = post(client, "/api/games", {"white": "greedy", "black": "tests/fixtures/first_pawn_forward.py",
+                                               "pace": 1}).json()
+            until(client, game["id"], lambda s: len(s["moves"]) >= 2)
+            assert post(client, f"/api/games/{game['id']}/resign", {}).status_code == 409   # no human to resign
+            stopped = post(client, f"/api/games/{game['id']}/stop", {})
+            assert stopped.status_code == 200
+            state = stopped.json()
+            assert state["stopped"] and state["result"] is None and not state["thinking"]
+            assert state["ending"] == f"Stopped after {len(state['moves'])} plies: nobody plays on."
+            time.sleep(1.5)                                  # longer than the pace: nobody plays on
+            web = app.state.games.get(game["id"])
+            assert client.get(f"/api/games/{game['id']}").json()["moves"] == state["moves"]
+            assert not web.thread.is_alive()
+            assert all(agent.proc is None for agent in web.session.agents.values() if hasattr(agent, "proc"))
+            again = post(client, f"/api/games/{game['id']}/stop", {})
+            assert (again.status_code, again.json()) == (409, {"error": "the game has been stopped already"})
+    finally:
+        app.state.games.close()
+
+
+def test_live_games_are_never_pushed_out_and_a_full_server_says_why():
+    app = small_app(max_games=2)
+    try:
+        with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+            first = post(client, "/api/games", {"white": "human", "black": "greedy"}).json()
+            second = post(client, "/api/games", {"white": "human", "black": "greedy"}).json()
+            full = post(client, "/api/games", {"white": "human", "black": "greedy"})
+            assert full.status_code == 503
+            assert full.json() == {"error": "the server holds 2 games that are still going on (its limit): finish, "
+                                            "resign or stop one, or wait; a game left alone 10 minutes expires"}
+            assert client.get(f"/api/games/{first['id']}").status_code == 200       # nobody pushed out
+            post(client, f"/api/games/{first['id']}/resign", {})                    # a finished game makes room
+            third = post(client, "/api/games", {"white": "human", "black": "greedy"})
+            assert third.status_code == 201
+            assert client.get(f"/api/games/{first['id']}").status_code == 404
+            assert client.get(f"/api/games/{second['id']}").status_code == 200
+    finally:
+        app.state.games.close()
+
+
+def test_an_idle_game_expires_and_its_agent_process_ends():
+    app = small_app(idle=0.5)
+    try:
+        with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+            game = post(client, "/api/games", {"white": "tests/fixtures/first_pawn_forward.py", "black": "human"}).json()
+            until(client, game["id"], lambda s: len(s["moves"]) == 1)
+            web = app.state.games.get(game["id"])
+            agent = web.session.agents["White"]
+            assert agent.proc is not None and agent.proc.poll() is None        # its process waits
+            deadline = time.monotonic() + 10
+            while app.state.games.get(game["id"]) is not None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            gone = client.get(f"/api/games/{game['id']}")
+            assert (gone.status_code, gone.json()) == (404, {"error": f"game '{game['id']}' has expired: nobody "
+                                                                    f"looked at it for 0.00833333 minutes, so its "
+                                                                    f"agents were stopped"})
+            assert agent.proc is None                                           # closed: its process ended
+    finally:
+        app.state.games.close()
+
+
+def test_waiting_requests_are_bounded():
+    import harness.web.app as web_app
+    app = small_app(max_waiting=2)
+    release = threading.Event()
+    original = web_app.probe
+
+    def held_probe(variant, state, spec, *rest, **options):
+        release.wait(10)
+        return Probe(spec, "b1b2", 0.0)
+    web_app.probe = held_probe
+    try:
+        with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+            answers = []
+            asking = [threading.Thread(target=lambda: answers.append(post(client, "/api/best", {
+                "variant": "cs3243", "fen": CS3243_START, "agent": "greedy"}))) for _ in range(2)]
+            for thread in asking:
+                thread.start()
+            time.sleep(0.5)
+            busy = post(client, "/api/best", {"variant": "cs3243", "fen": CS3243_START, "agent": "greedy"})
+            assert (busy.status_code, busy.json()) == (503, {"error": "the server is busy: 2 requests are waiting "
+                                                                      "for an agent or a file already; ask again "
+                                                                      "in a moment"})
+            release.set()
+            for thread in asking:
+                thread.join(10)
+            assert [a.status_code for a in answers] == [200, 200]
+            again = post(client, "/api/best", {"variant": "cs3243", "fen": CS3243_START, "agent": "greedy"})
+            assert again.status_code == 200
+    finally:
+        web_app.probe = original
+        app.state.games.close()
+
+
+@pytest.mark.parametrize("body", ["[" * 100000 + "]" * 100000, '{"white": ' + "[" * 50000 + "]" * 50000 + "}"])
+def test_deeply_nested_json_is_a_400_in_one_line(client, body):
+    answer = client.post("/api/games", content=body, headers=JSON)
+    assert (answer.status_code, answer.json()) == (400, {"error": "the request body is JSON nested too deeply"})
+
+
+def test_moves_reach_the_page_as_server_sent_events(client):
+    game = post(client, "/api/games", {"variant": "nthu", "white": "greedy", "black": "random", "seed": 4,
+                                       "pace": 0.05}).json()
+    seen = []
+    with client.stream("GET", f"/api/games/{game['id']}/events") as events:
+        assert events.headers["content-type"].startswith("text/event-stream")
+        for line in events.iter_lines():
+            if line.startswith("data: "):
+                seen.append(json.loads(line[6:]))
+    variant = find_variant("nthu")
+    record = play_game(build("greedy", variant="nthu"), build("random", variant="nthu"), 4, Game(variant))
+    assert seen[-1]["moves"] == record["moves"] and seen[-1]["result"] == record["result"]
+    counts = [len(s["moves"]) for s in seen]
+    assert counts == sorted(counts) and len(set(counts)) > 3     # the plies came one by one, not at the end
+    assert seen[-1]["ending"].startswith(("White wins: ", "Black wins: ", "Draw: "))
+    gone = client.get("/api/games/nosuch/events")
+    assert gone.status_code == 404
+
+
+def test_a_games_page_has_its_own_address(client):
+    game = post(client, "/api/games", {"white": "human", "black": "greedy"}).json()
+    page = client.get(f"/game/{game['id']}")
+    assert page.status_code == 200 and 'src="/static/play.js"' in page.text
+    assert client.get("/static/board.js").status_code == 200
+
+
+def test_check_and_the_river_are_in_the_data(client):
+    variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
+    assert variants["congo"]["board"]["river"] == [[3, c] for c in range(7)]
+    assert "river" not in variants["cs3243"]["board"]
+    assert variants["congo"]["start_position"] == "g1ele1z/ppppppp/7/7/7/PPPPPPP/G1ELE1Z"
+    game = post(client, "/api/games", {"white": "human", "black": "greedy",
+                                       "fen": "3k3/7/7/7/7/7/3KR2 w - - 0 1"}).json()
+    moved = post(client, f"/api/games/{game['id']}/moves", {"move": "e0e6"}).json()
+    assert moved["checks"][:2] == [None, [0, 3]]               # Black's King on d6, attacked by the Rook
+
+
+@pytest.mark.parametrize("state, words", [
+    ({"result": "black", "reason": "no_moves", "moves": ["a2a3"] * 24, "to_move": "white"},
+     "Black wins: White has no legal move (after 24 plies)."),
+    ({"result": "black", "reason": "out_of_valid_moves", "moves": ["b1b2"], "to_move": "white"},
+     "Black wins: White has no legal move: every move walks into an attack (after 1 ply)."),
+    ({"result": "white", "reason": "king_capture", "moves": [], "to_move": "black"},
+     "White wins: it captured Black's King (after 0 plies)."),
+    ({"result": "draw", "reason": "no_moves_draw", "moves": ["x"] * 3, "to_move": "black"},
+     "Draw: Black has no move at all (after 3 plies)."),
+    ({"result": "white", "reason": "timeout", "moves": ["x"] * 5, "black": "AB.py", "to_move": "black"},
+     "White wins: Black (AB.py) did not answer in time (after 5 plies)."),
+    ({"result": None, "reason": None, "moves": ["x"] * 2, "stopped": True}, "Stopped after 2 plies: nobody plays on."),
+    ({"result": None, "reason": None, "moves": []}, None),
+])
+def test_endings_in_plain_words(state, words):
+    from harness.web.words import ending_words
+    assert ending_words(state) == words
+
+
+def test_no_agent_starts_once_a_session_is_shut():
+    """The race of issue 51: a game pushed out while its thread starts the agent left a boxed
+    process behind; once shut, a session starts no agent (and one started meanwhile is closed)."""
+    from harness.play.session import Refused, Session
+    variant = find_variant("cs3243")
+    session = Session(variant, "tests/fixtures/first_pawn_forward.py", "human", 0, None, 5.0, BoxSettings())
+    session.shut()
+    with pytest.raises(Refused, match="the game has been closed"):
+        session.agent("White")
+    assert session.agents == {}
+
+
+def test_an_agent_started_while_its_session_is_shut_is_closed(monkeypatch):
+    from harness import sandbox
+    from harness.play.session import Refused, Session
+    variant = find_variant("cs3243")
+    session = Session(variant, "tests/fixtures/first_pawn_forward.py", "human", 0, None, 5.0, BoxSettings())
+    original, started = sandbox.SandboxAgent.start_game, []
+
+    def start_then_shut(agent, colour, seed=0):
+        original(agent, colour, seed)
+        started.append((agent, agent.proc))
+        session.shut()                      # another thread closes the game meanwhile
+
+    monkeypatch.setattr(sandbox.SandboxAgent, "start_game", start_then_shut)
+    with pytest.raises(Refused, match="the game has been closed"):
+        session.agent("White")
+    (agent, proc), = started
+    assert proc.poll() is not None and agent.proc is None      # its process has ended

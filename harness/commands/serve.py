@@ -3,6 +3,7 @@ what an agent would play, step through a results.jsonl. See docs/serve.md."""
 import sys
 
 from ..argtypes import whole_number
+from ..web.games import IDLE_SECONDS, MAX_GAMES
 from .common import UsageError, positive_seconds
 
 port_number = whole_number(0)
@@ -13,7 +14,8 @@ def run(args) -> int:
         raise UsageError(f"--port {args.port}: a port is at most 65535")
     from ..web.app import Offer, Settings          # the web framework is loaded by this command only
     from ..web.server import ServeError, serve
-    settings = Settings(Offer.build(args.agent), move_timeout=args.move_timeout)
+    settings = Settings(Offer.build(args.agent), move_timeout=args.move_timeout, max_games=args.max_games,
+                        idle=args.idle_minutes * 60)
     try:
         serve(settings, args.host, args.port, say=lambda text: print(text, flush=True),
               warn=lambda text: print(text, file=sys.stderr, flush=True))
@@ -34,4 +36,10 @@ def add_parser(sub) -> None:
     p.add_argument("--move-timeout", type=positive_seconds, default=None, metavar="SECONDS",
                    help="a .py file or program agent loses a move it has not answered in this time "
                         "(default: as in series, 30; nthu 10)")
+    p.add_argument("--max-games", type=whole_number(1), default=MAX_GAMES, metavar="N",
+                   help=f"games kept at once (default {MAX_GAMES}); finished ones make room, and a new game "
+                        f"is refused (503) while all N go on")
+    p.add_argument("--idle-minutes", type=positive_seconds, default=IDLE_SECONDS / 60, metavar="MINUTES",
+                   help=f"a game nobody has looked at this long expires and its agents stop "
+                        f"(default {IDLE_SECONDS / 60:g})")
     p.set_defaults(run=run)

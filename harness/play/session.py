@@ -15,7 +15,7 @@ docs/report.md); a resignation ends the game by ``resignation``.
 """
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .. import players
 from ..agent import Agent
@@ -158,12 +158,18 @@ def score_text(score: Optional[Dict[str, int]]) -> str:
 
 
 def probe(variant: Variant, state: Any, spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
-          box: Optional[BoxSettings] = None, seed: int = 0) -> Probe:
-    """Ask the agent `spec` (a fresh one, built as for a game) for its move in `state`."""
+          box: Optional[BoxSettings] = None, seed: int = 0,
+          called_off: Optional[Callable[[Agent], bool]] = None) -> Probe:
+    """Ask the agent `spec` (a fresh one, built as for a game) for its move in `state`.
+    `called_off(agent)`, when given, is told the agent before and after it starts (so another
+    thread can `abort` it) and ends the probe (Refused) when it answers True."""
     colour = variant.to_move(state)
     agent = players.build(spec, move_timeout, variant.name, box)
     try:
-        agent.start_game(colour, seed)
+        for step in (lambda: None, lambda: agent.start_game(colour, seed)):
+            step()
+            if called_off is not None and called_off(agent):
+                raise Refused("the probe was called off")
         turn = agent_turn(agent, Game(variant, state), colour, agent_rng(seed, colour))
         score = agent.move_score() if turn.move is not None else None
     finally:
@@ -211,6 +217,7 @@ class Session:
         self.specs = {WHITE: self.white, BLACK: self.black}
         self.agents: Dict[str, Agent] = {}
         self.rngs = {colour: agent_rng(self.seed, colour) for colour in COLOURS}
+        self.shut_down = False
         self.game.adjudicate()
 
     # -- questions ---------------------------------------------------------------------------
@@ -255,11 +262,21 @@ class Session:
         return move
 
     def agent(self, colour: str) -> Agent:
-        """The agent playing `colour`, built and started on first use."""
+        """The agent playing `colour`, built and started on first use; Refused once the session
+        is shut (`shut`), so no process starts after it."""
         if colour not in self.agents:
+            if self.shut_down:
+                raise Refused("the game has been closed")
             agent = players.build(self.specs[colour], self.move_timeout, self.variant.name, self.box)
             self.agents[colour] = agent
+            if self.shut_down:           # shut meanwhile (from another thread): this one too
+                self.agents.pop(colour, None)
+                agent.close()
+                raise Refused("the game has been closed")
             agent.start_game(colour, self.seed)
+            if self.shut_down:
+                self.close()
+                raise Refused("the game has been closed")
         return self.agents[colour]
 
     def drop_agent(self, colour: str) -> None:
@@ -325,6 +342,16 @@ class Session:
         """Stop the agents' processes (an agent asked again starts afresh)."""
         for agent in list(self.agents.values()):
             agent.close()
+
+    def abort(self) -> None:
+        """From another thread: stop an agent's thinking now (see `Agent.abort`)."""
+        for agent in list(self.agents.values()):
+            agent.abort()
+
+    def shut(self) -> None:
+        """For good: no agent starts after this (one being started is stopped by its thread)."""
+        self.shut_down = True
+        self.abort()
 
     # -- the record --------------------------------------------------------------------------
 

@@ -1,125 +1,35 @@
-// The game viewer: every position is in the page's JSON; this only draws the one asked for.
+// The game viewer of report.html: every position is in the page's JSON; board.js (shared with
+// the web app) draws the one asked for.
 document.documentElement.classList.add("js");
 document.addEventListener("DOMContentLoaded", function () {
   "use strict";
-  var data = document.getElementById("games-data");
+  var data = document.getElementById("games-data"), geometry = document.getElementById("board-data");
   var viewer = document.getElementById("viewer");
-  if (!data || !viewer) { return; }
-  var games = JSON.parse(data.textContent);
+  if (!data || !viewer || !geometry) { return; }
+  var games = JSON.parse(data.textContent), g = JSON.parse(geometry.textContent);
   if (!games.length) { return; }
-  var NS = "http://www.w3.org/2000/svg";
+  var B = MinichessBoard;
   var board = viewer.querySelector("svg.board");
-  var size = Number(board.dataset.size), margin = Number(board.dataset.margin);
-  var columns = board.dataset.columns.split(","), rows = board.dataset.rows.split(",");
-  var piecesLayer = board.querySelector(".pieces"), marksLayer = board.querySelector(".marks");
-  var arrowsLayer = board.querySelector(".arrows");
   var reviewBox = viewer.querySelector(".review"), graph = viewer.querySelector("svg.eval-graph");
-  var GLYPHS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-  var GRAPH = { width: 340, height: 96, pad: 6 };
   var movesBox = viewer.querySelector(".moves"), plyText = viewer.querySelector(".ply");
-  var gameIndex = 0, ply = 0, moveButtons = [];
-
-  function expand(position) {   // "3p3/7/..." -> one string of cells per row, "." for empty
-    return position.split("/").map(function (row) {
-      return row.replace(/[0-9]+/g, function (run) { return ".".repeat(Number(run)); });
-    });
-  }
-
-  function svg(name, attributes) {
-    var element = document.createElementNS(NS, name);
-    Object.keys(attributes).forEach(function (key) { element.setAttribute(key, attributes[key]); });
-    return element;
-  }
+  var gameIndex = 0, ply = 0, moveButtons = [], flipped = false;
 
   function draw() {
-    var game = games[gameIndex];
-    var cells = expand(game.positions[ply]);
-    var before = ply > 0 ? expand(game.positions[ply - 1]) : null;
-    piecesLayer.replaceChildren();
-    marksLayer.replaceChildren();
-    cells.forEach(function (row, r) {
-      Array.from(row).forEach(function (cell, c) {
-        var x = margin + c * size, y = r * size;
-        if (before && before[r][c] !== cell) {
-          marksLayer.appendChild(svg("rect", { x: x, y: y, width: size, height: size }));
-        }
-        if (cell === ".") { return; }
-        var letter = cell.toUpperCase(), white = cell !== cell.toLowerCase();
-        var kind = letter === "K" ? " royal" : letter === "P" ? " pawn" : "";
-        var piece = svg("g", { "class": "piece " + (white ? "white" : "black") + kind,
-                               "data-square": columns[c] + rows[r], "data-piece": letter,
-                               "data-colour": white ? "white" : "black",
-                               transform: "translate(" + (x + size / 2) + " " + (y + size / 2) + ")" });
-        piece.appendChild(svg("circle", { r: letter === "P" ? size * 0.32 : size * 0.4 }));
-        var text = svg("text", { x: 0, y: 1 });
-        text.textContent = letter;
-        piece.appendChild(text);
-        piecesLayer.appendChild(piece);
-      });
+    var game = games[gameIndex], review = game.review;
+    var best = review ? review.best[ply] : null;
+    B.draw(board, g, {
+      position: game.positions[ply], before: ply > 0 ? game.positions[ply - 1] : null, flipped: flipped,
+      check: game.checks ? game.checks[ply] : null,
+      arrows: best ? [{ from: [best[0], best[1]], to: [best[2], best[3]], kind: "best-move" }] : []
     });
-    drawReview(game);
-    var last = game.positions.length - 1;
-    plyText.textContent = "ply " + ply + " / " + last;
     board.dataset.ply = String(ply);
-    moveButtons.forEach(function (button, i) { button.classList.toggle("current", i + 1 === ply); });
-    if (ply > 0 && moveButtons[ply - 1]) {
-      var button = moveButtons[ply - 1], box = movesBox;
-      if (button.offsetTop < box.scrollTop || button.offsetTop > box.scrollTop + box.clientHeight - 20) {
-        box.scrollTop = button.offsetTop - box.clientHeight / 2;
-      }
-    }
-  }
-
-  function graphX(p, positions) {
-    return GRAPH.pad + p * (GRAPH.width - 2 * GRAPH.pad) / Math.max(1, positions - 1);
-  }
-
-  function graphY(win) {
-    return GRAPH.height - GRAPH.pad - win / 100 * (GRAPH.height - 2 * GRAPH.pad);
-  }
-
-  function drawGraph(game) {   // White's win % over the plies, the judged moves as dots
-    var review = game.review, positions = game.positions.length;
-    graph.replaceChildren();
-    graph.appendChild(svg("rect", { "class": "area", x: 0, y: 0, width: GRAPH.width, height: graphY(50) }));
-    graph.appendChild(svg("line", { "class": "half", x1: 0, x2: GRAPH.width, y1: graphY(50), y2: graphY(50) }));
-    var points = [];
-    review.wins.forEach(function (win, p) {
-      if (win === null) { return; }
-      points.push(graphX(p, positions).toFixed(1) + "," + graphY(win).toFixed(1));
-    });
-    graph.appendChild(svg("polyline", { "class": "win-line", points: points.join(" ") }));
-    review.judgements.forEach(function (judgement, i) {
-      if (!judgement || review.wins[i + 1] === null) { return; }
-      var dot = svg("circle", { "class": judgement, cx: graphX(i + 1, positions), cy: graphY(review.wins[i + 1]), r: 3.2,
-                                "data-ply": String(i + 1) });
-      graph.appendChild(dot);
-    });
-    graph.appendChild(svg("line", { "class": "current", x1: 0, x2: 0, y1: 0, y2: GRAPH.height }));
-  }
-
-  function drawReview(game) {
-    arrowsLayer.replaceChildren();
-    var review = game.review;
-    if (!review) { return; }
-    var marker = graph.querySelector("line.current"), x = graphX(ply, game.positions.length);
-    marker.setAttribute("x1", x);
-    marker.setAttribute("x2", x);
-    graph.dataset.ply = String(ply);
-    var win = review.wins[ply];
-    viewer.querySelector(".review-line").textContent = review.texts[ply] ||
-      (win === null || win === undefined ? "" : "start: White's win " + win.toFixed(1) + " %");
-    var best = review.best[ply];
-    if (best) {   // the analyser's move in this position, as an arrow
-      var x1 = margin + best[1] * size + size / 2, y1 = best[0] * size + size / 2;
-      var x2 = margin + best[3] * size + size / 2, y2 = best[2] * size + size / 2;
-      var length = Math.max(1, Math.hypot(x2 - x1, y2 - y1)), ux = (x2 - x1) / length, uy = (y2 - y1) / length;
-      var head = 16, tipX = x2 - ux * 8, tipY = y2 - uy * 8, baseX = tipX - ux * head, baseY = tipY - uy * head;
-      var arrow = svg("g", { "class": "best-move", "data-from": columns[best[1]] + rows[best[0]],
-                             "data-to": columns[best[3]] + rows[best[2]] });
-      arrow.appendChild(svg("line", { x1: x1, y1: y1, x2: baseX, y2: baseY }));
-      arrow.appendChild(svg("polygon", { points: [tipX, tipY, baseX - uy * 9, baseY + ux * 9, baseX + uy * 9, baseY - ux * 9].join(" ") }));
-      arrowsLayer.appendChild(arrow);
+    plyText.textContent = "ply " + ply + " / " + (game.positions.length - 1);
+    B.follow(movesBox, moveButtons, ply);
+    if (review) {
+      B.graphAt(graph, ply, game.positions.length);
+      var win = review.wins[ply];
+      viewer.querySelector(".review-line").textContent = review.texts[ply] ||
+        (win === null || win === undefined ? "" : "start: White's win " + win.toFixed(1) + " %");
     }
   }
 
@@ -142,43 +52,13 @@ document.addEventListener("DOMContentLoaded", function () {
     error.textContent = problems.join(" ");
     error.hidden = problems.length === 0;
     viewer.querySelector(".command").textContent = game.command;
-    movesBox.replaceChildren();
-    moveButtons = [];
-    var offset = game.first === "black" ? 1 : 0;   // Black moving first leaves White's cell empty
-    game.moves.forEach(function (name, i) {
-      var slot = i + offset;
-      if (slot % 2 === 0) {
-        var number = document.createElement("span");
-        number.className = "number";
-        number.textContent = (slot / 2 + 1) + ".";
-        movesBox.appendChild(number);
-      }
-      if (i === 0 && offset) {
-        var number1 = document.createElement("span");
-        number1.className = "number";
-        number1.textContent = "1.";
-        movesBox.appendChild(number1);
-        movesBox.appendChild(document.createElement("span"));
-      }
-      var button = document.createElement("button");
-      button.type = "button";
-      var judgement = game.review ? game.review.judgements[i] : null;
-      button.textContent = name + (judgement ? GLYPHS[judgement] : "");
-      button.dataset.ply = String(i + 1);
-      if (judgement) {
-        button.dataset.judgement = judgement;
-        button.title = judgement;
-      }
-      button.addEventListener("click", function () { go(i + 1); });
-      movesBox.appendChild(button);
-      moveButtons.push(button);
-    });
+    moveButtons = B.fillMoves(movesBox, game.moves, game.first, game.review, function (p) { go(String(p)); });
     document.querySelectorAll("table.games tr[data-index]").forEach(function (row) {
       row.classList.toggle("current", Number(row.dataset.index) === index);
     });
     reviewBox.hidden = !game.review;
     if (game.review) {
-      drawGraph(game);
+      B.drawGraph(graph, game.review, game.positions.length);
       viewer.querySelector(".review-summary").textContent = game.review.summary + " (" + game.review.analyser + ")";
     }
     ply = 0;
@@ -186,13 +66,11 @@ document.addEventListener("DOMContentLoaded", function () {
   }
 
   graph.addEventListener("click", function (event) {   // a click on the graph goes to that ply
-    var game = games[gameIndex], box = graph.getBoundingClientRect();
-    if (!game.review || !box.width) { return; }
-    var x = (event.clientX - box.left) * GRAPH.width / box.width;
-    var step = (GRAPH.width - 2 * GRAPH.pad) / Math.max(1, game.positions.length - 1);
-    go(String(Math.round((x - GRAPH.pad) / step)));
+    var game = games[gameIndex];
+    if (!game.review) { return; }
+    var at = B.graphPly(graph, event, game.positions.length);
+    if (at !== null) { go(String(at)); }
   });
-
   viewer.querySelectorAll(".controls button").forEach(function (button) {
     button.addEventListener("click", function () { go(button.dataset.go); });
   });
@@ -202,11 +80,7 @@ document.addEventListener("DOMContentLoaded", function () {
       viewer.scrollIntoView({ block: "start" });
     });
   });
-  document.addEventListener("keydown", function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) { return; }
-    var where = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" }[event.key];
-    if (where) { event.preventDefault(); go(where); }
-  });
+  B.keys(go, function () { flipped = !flipped; draw(); });
   viewer.hidden = false;
   load(0);
 });

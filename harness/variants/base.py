@@ -262,3 +262,12 @@ class Variant:
         """The state as the text `game_options(fen=...)` reads back (the side to move included),
         or None for a variant without one."""
         return None
+
+    def check_cell(self, state: Any) -> Optional[Tuple[int, int]]:
+        """The `grid` cell (row, column) of the mover's royal piece when the other side could
+        capture it with its next move (the board shows it as check), else None."""
+        return None
+
+    def regions(self) -> Dict[str, List[Tuple[int, int]]]:
+        """Named groups of `grid` cells the board draws apart (Congo's river): name -> cells."""
+        return {}

@@ -11,8 +11,10 @@ Student files run as in `series`: the sandbox, the box, the same limits.
 import asyncio
 import json
 import os
+import re
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 from urllib.parse import urlsplit
@@ -21,26 +23,31 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .. import players
 from ..agent import AgentError
 from ..box import BoxSettings
-from ..html_report import board_geometry, legend
+from ..html_report import board_geometry, encode_grid, legend
 from ..play.session import HUMAN, Refused, Session, probe
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
-from .games import MAX_GAMES, THINKING, Games, NotYourTurn
+from .games import IDLE_SECONDS, MAX_GAMES, THINKING, Full, Games, NotYourTurn
+from .words import ending_words
 from .records import RecordError, record_summaries, record_view
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
 # the only files served: name -> (file, type); style.css is the report viewer's own
 ASSETS = {"play.js": (os.path.join(STATIC, "play.js"), "text/javascript"),
+          "board.js": (os.path.join(os.path.dirname(HERE), "templates", "board.js"), "text/javascript"),
           "play.css": (os.path.join(STATIC, "play.css"), "text/css"),
           "style.css": (os.path.join(os.path.dirname(HERE), "templates", "style.css"), "text/css")}
 MAX_BODY = 32 << 20          # bytes: a results.jsonl of thousands of games
 MAX_PACE = 5.0
+MAX_WAITING = 8              # requests waiting on a thread of their own (probes, results files) at once
+MAX_STREAMS = 32             # pages watching a game (event streams) at once
+KEEP_ALIVE = 15.0            # seconds between an event stream's comments while nothing happens
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'")
@@ -92,6 +99,9 @@ class Settings:
     move_timeout: Optional[float] = None
     box: Optional[BoxSettings] = field(default_factory=BoxSettings)
     max_games: int = MAX_GAMES
+    idle: float = IDLE_SECONDS
+    max_waiting: int = MAX_WAITING
+    max_streams: int = MAX_STREAMS
     hosts: Sequence[str] = LOOPBACK
 
     def timeout(self, variant) -> float:
@@ -114,6 +124,8 @@ async def body_of(request: Request) -> Dict[str, Any]:
         data = json.loads(await request.body())
     except (ValueError, UnicodeDecodeError):
         raise BadRequest(400, "the request body is not JSON") from None
+    except RecursionError:
+        raise BadRequest(400, "the request body is JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest(400, "the request body must be a JSON object")
     return data
@@ -162,12 +174,46 @@ def start_state(variant, fen: Optional[str], config: Optional[str], config_name:
             except ValueError as exc:
                 raise ValueError(str(exc).replace(path, config_name)) from None
     except ValueError as exc:
-        raise BadRequest(400, str(exc).splitlines()[0] if str(exc) else "bad start position") from None
+        line = str(exc).splitlines()[0] if str(exc) else "bad start position"
+        if config is not None:            # it names the file and the line already
+            raise BadRequest(400, line) from None
+        line = re.sub(r"^--fen ('.*?'): ", r"\1: ", line)
+        raise BadRequest(400, f"the FEN cannot be read: {line}") from None
 
 
-async def in_thread(stopping: threading.Event, work, *args):
+class Waiting:
+    """At most `limit` requests waiting on a thread of their own at once (a full house: 503)."""
+
+    def __init__(self, limit: int):
+        self.slots = threading.BoundedSemaphore(limit)
+        self.limit = limit
+        self.threads: List[threading.Thread] = []
+        self.lock = threading.Lock()
+
+    def start(self, run) -> None:
+        thread = threading.Thread(target=run, name="request", daemon=True)
+        with self.lock:
+            self.threads = [t for t in self.threads if t.is_alive()] + [thread]
+        thread.start()
+
+    def join(self, seconds: float) -> None:
+        """Wait up to `seconds` for the requests' threads (each closes the agent it asked)."""
+        deadline = time.monotonic() + seconds
+        with self.lock:
+            threads = list(self.threads)
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
+async def in_thread(request: Request, stopping: threading.Event, waiting: Waiting, work, *args,
+                    abort=None):
     """`work(*args)` in a daemon thread of its own (an agent's think may take its whole move time:
-    the server must not wait for it to stop); 503 once the server is stopping."""
+    the server must not wait for it to stop). 503 when `waiting.limit` requests wait already, or
+    once the server is stopping; when the client has gone, `abort()` stops the work (its agent's
+    process killed) and the request ends."""
+    if not waiting.slots.acquire(blocking=False):
+        raise BadRequest(503, f"the server is busy: {waiting.limit} requests are waiting for an agent "
+                              f"or a file already; ask again in a moment")
     loop = asyncio.get_running_loop()
     future = loop.create_future()
 
@@ -182,33 +228,80 @@ async def in_thread(stopping: threading.Event, work, *args):
             outcome = (future.set_exception, exc)
         else:
             outcome = (future.set_result, result)
+        finally:
+            waiting.slots.release()
         try:
             loop.call_soon_threadsafe(settle, *outcome)
         except RuntimeError:           # the server has stopped meanwhile
             pass
 
-    threading.Thread(target=run, name="request", daemon=True).start()
+    waiting.start(run)
     while True:
         done, _ = await asyncio.wait({future}, timeout=0.2)
         if done:
             return future.result()
+        gone = stopping.is_set() or await client_gone(request)
+        if gone:                       # the work's end is nobody's business now
+            future.add_done_callback(lambda f: f.cancelled() or f.exception())
+            if abort is not None:
+                abort()
         if stopping.is_set():
             raise BadRequest(503, "the server is stopping")
+        if gone:
+            raise BadRequest(499, "the client has gone")
 
 
-def bounded_probe(*args):
+async def client_gone(request: Request) -> bool:
+    """Whether the client has closed the connection (looked at without waiting)."""
+    try:
+        return await asyncio.wait_for(request.is_disconnected(), timeout=0.01)
+    except asyncio.TimeoutError:
+        return False
+
+
+class Cancel:
+    """A probe's way to stop: set, and its agent (once built) is aborted; a probe not yet
+    thinking does not start."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.held: List[Any] = []
+
+    def __call__(self) -> None:
+        self.event.set()
+        for agent in list(self.held):
+            agent.abort()
+
+    def called_off(self, agent) -> bool:
+        """`probe`'s check: keep the agent (to abort it) and say whether to stop."""
+        if agent not in self.held:
+            self.held.append(agent)
+        return self.event.is_set()
+
+
+def bounded_probe(cancel: Cancel, *args):
     """`probe` once fewer than MAX_THINKING agents think (the games' and the probes' together), so
-    a page asking again and again cannot start an agent process per click."""
-    with THINKING:
-        return probe(*args)
+    a page asking again and again cannot start an agent process per click; nothing once the
+    client has gone."""
+    while not THINKING.acquire(timeout=0.2):
+        if cancel.event.is_set():
+            raise BadRequest(499, "the client has gone")
+    try:
+        if cancel.event.is_set():
+            raise BadRequest(499, "the client has gone")
+        return probe(*args, called_off=cancel.called_off)
+    finally:
+        THINKING.release()
 
 
 # ----------------------------------------------------------------------------- the app
 
 
 def create_app(settings: Settings) -> Starlette:
-    games = Games(settings.max_games)
+    games = Games(settings.max_games, settings.idle)
     stopping = threading.Event()      # set by the server on Ctrl-C: requests still waiting answer 503
+    waiting = Waiting(settings.max_waiting)
+    streams = threading.BoundedSemaphore(settings.max_streams)
     with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as handle:
         index_html = handle.read()
 
@@ -222,6 +315,8 @@ def create_app(settings: Settings) -> Starlette:
                 return await handler(request)
             except BadRequest as exc:
                 return fail(exc.status, str(exc))
+            except Full as exc:
+                return fail(503, str(exc))
         return endpoint
 
     async def nothing(request: Request) -> Response:
@@ -242,8 +337,10 @@ def create_app(settings: Settings) -> Starlette:
         out = []
         for name in variant_names():
             variant = find_variant(name)
+            start = variant.start()
             out.append({"name": name, "title": variant.title, "board": board_geometry(variant),
-                        "legend": legend(variant), "start_fen": variant.fen(variant.start())})
+                        "legend": legend(variant), "start_fen": variant.fen(start),
+                        "start_position": encode_grid(variant.grid(start))})
         return JSONResponse({"variants": out})
 
     async def agents(request: Request) -> Response:
@@ -265,16 +362,60 @@ def create_app(settings: Settings) -> Starlette:
                             os.path.basename(text_field(data, "config_name") or "config.txt")[:100])
         session = Session(variant, white, black, seed, start, settings.timeout(variant), settings.box)
         web = games.add(session, float(pace))
-        return JSONResponse(web.state(), status_code=201)
+        return JSONResponse(shown(web.state()), status_code=201)
+
+    def shown(state: Dict[str, Any]) -> Dict[str, Any]:
+        """A game's state with its ending in plain words."""
+        return {**state, "ending": ending_words(state)}
 
     def game_of(request: Request):
-        web = games.get(request.path_params["game"])
+        game_id = request.path_params["game"]
+        web = games.get(game_id)
         if web is None:
-            raise BadRequest(404, f"no game '{request.path_params['game'][:40]}' (it may have ended long ago)")
+            if games.was_expired(game_id):
+                raise BadRequest(404, f"game '{game_id[:40]}' has expired: nobody looked at it for "
+                                      f"{settings.idle / 60:g} minutes, so its agents were stopped")
+            raise BadRequest(404, f"no game '{game_id[:40]}': it expired or the server was restarted")
         return web
 
     async def show_game(request: Request) -> Response:
-        return JSONResponse(game_of(request).state())
+        return JSONResponse(shown(game_of(request).state()))
+
+    async def events(request: Request) -> Response:
+        """The game's state now and after every change, as Server-Sent Events (`data: STATE`),
+        until the game ends or is stopped, the page goes or the server stops."""
+        web = game_of(request)
+        if not streams.acquire(blocking=False):
+            raise BadRequest(503, f"{settings.max_streams} pages watch games already (the server's limit): "
+                                  f"close one and reload")
+
+        async def stream():
+            loop = asyncio.get_running_loop()
+            changed = asyncio.Event()
+            number = web.watch(loop, changed)
+            try:
+                sent, quiet = None, time.monotonic()
+                while not stopping.is_set():
+                    changed.clear()
+                    state = web.state()
+                    if state["version"] != sent:
+                        sent, quiet = state["version"], time.monotonic()
+                        yield f"data: {json.dumps(shown(state), separators=(',', ':'))}\n\n"
+                        if state["result"] or state["stopped"] or web.closed:
+                            return
+                    elif time.monotonic() - quiet > KEEP_ALIVE:
+                        quiet = time.monotonic()
+                        yield ": still here\n\n"
+                    try:
+                        await asyncio.wait_for(changed.wait(), timeout=1.0)
+                    except asyncio.TimeoutError:
+                        pass
+            finally:
+                web.unwatch(number)
+                streams.release()
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def move(request: Request) -> Response:
         web = game_of(request)
@@ -286,7 +427,7 @@ def create_app(settings: Settings) -> Starlette:
             raise BadRequest(409, str(exc)) from None
         except Refused as exc:
             raise BadRequest(400, str(exc)) from None
-        return JSONResponse(state)
+        return JSONResponse(shown(state))
 
     async def undo(request: Request) -> Response:
         web = game_of(request)
@@ -294,7 +435,7 @@ def create_app(settings: Settings) -> Starlette:
             taken, state = web.undo()
         except Refused as exc:
             raise BadRequest(409, str(exc)) from None
-        return JSONResponse({**state, "taken": taken})
+        return JSONResponse({**shown(state), "taken": taken})
 
     async def resign(request: Request) -> Response:
         web = game_of(request)
@@ -302,7 +443,15 @@ def create_app(settings: Settings) -> Starlette:
             web.resign()
         except Refused as exc:
             raise BadRequest(409, str(exc)) from None
-        return JSONResponse(web.state())
+        return JSONResponse(shown(web.state()))
+
+    async def stop(request: Request) -> Response:
+        web = game_of(request)
+        try:
+            state = web.stop()
+        except Refused as exc:
+            raise BadRequest(409, str(exc)) from None
+        return JSONResponse(shown(state))
 
     async def record(request: Request) -> Response:
         record = game_of(request).record()
@@ -323,8 +472,9 @@ def create_app(settings: Settings) -> Starlette:
         spec = settings.offer.spec(variant.name, data.get("agent"))
         if spec == HUMAN:
             raise BadRequest(400, "ask an agent, not a human")
-        found = await in_thread(stopping, bounded_probe, variant, state, spec, settings.timeout(variant),
-                                settings.box, seed_field(data))
+        cancel = Cancel()
+        found = await in_thread(request, stopping, waiting, bounded_probe, cancel, variant, state, spec,
+                                settings.timeout(variant), settings.box, seed_field(data), abort=cancel)
         return JSONResponse(found.to_dict())
 
     def position_of(data: Dict[str, Any]):
@@ -345,7 +495,7 @@ def create_app(settings: Settings) -> Starlette:
     async def records(request: Request) -> Response:
         data = await body_of(request)
         results = text_field(data, "results", required=True)
-        found, notes = await in_thread(stopping, record_summaries, results, text_field(data, "analysis"))
+        found, notes = await in_thread(request, stopping, waiting, record_summaries, results, text_field(data, "analysis"))
         if not found:
             raise BadRequest(400, "; ".join(notes) if notes else "the file holds no game records")
         return JSONResponse({"games": found, "notes": notes})
@@ -357,13 +507,14 @@ def create_app(settings: Settings) -> Starlette:
         if type(number) is not int:
             raise BadRequest(400, "'game' must be a game number")
         try:
-            view = await in_thread(stopping, record_view, results, number, text_field(data, "analysis"))
+            view = await in_thread(request, stopping, waiting, record_view, results, number, text_field(data, "analysis"))
         except RecordError as exc:
             raise BadRequest(400, str(exc)) from None
         return JSONResponse(view)
 
     routes = [
         Route("/", index),
+        Route("/game/{game}", index),
         Route("/static/{name}", asset),
         Route("/favicon.ico", nothing),
         Route("/api/variants", guarded(variants)),
@@ -373,6 +524,8 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/games/{game}/moves", guarded(move), methods=["POST"]),
         Route("/api/games/{game}/undo", guarded(undo), methods=["POST"]),
         Route("/api/games/{game}/resign", guarded(resign), methods=["POST"]),
+        Route("/api/games/{game}/stop", guarded(stop), methods=["POST"]),
+        Route("/api/games/{game}/events", guarded(events)),
         Route("/api/games/{game}/record", guarded(record)),
         Route("/api/best", guarded(best), methods=["POST"]),
         Route("/api/records", guarded(records), methods=["POST"]),
@@ -382,6 +535,7 @@ def create_app(settings: Settings) -> Starlette:
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed_names(settings.hosts)))])
     app.state.games = games
     app.state.stopping = stopping
+    app.state.waiting = waiting
     return app
 
 

@@ -8,6 +8,7 @@ from ..html_report import game_data, variant_of
 from ..records import record_states
 from ..results import RESULTS_FILE, records_from_bytes
 from ..variants import UnknownVariant
+from .words import ending_words
 
 SUMMARY_FIELDS = ("game", "variant", "white", "black", "seed", "result", "reason", "plies")
 
@@ -62,4 +63,7 @@ def record_view(results: str, number: int, analysis: Optional[str] = None) -> Di
         raise RecordError(f"game {number}: {exc}") from None
     except KeyError as exc:                 # only the review reads fields it cannot do without
         raise RecordError(f"game {number}: its analysis line has no {exc} in a ply") from None
-    return {**data, "variant": variant.name, "fens": [variant.fen(state) for state in states]}
+    last = variant.to_move(states[-1]).lower()
+    return {**data, "variant": variant.name, "fens": [variant.fen(state) for state in states],
+            "checks": [variant.check_cell(state) for state in states],
+            "ending": ending_words({**record, "moves": data["moves"], "to_move": last}) or data["ending"]}

@@ -12,6 +12,7 @@ from typing import Callable, List, Optional
 
 import uvicorn
 
+from ..sandbox import kill_started
 from .app import LOOPBACK, Settings, create_app
 
 GRACE_SECONDS = 2     # on Ctrl-C, requests still being answered get this long (those waiting on an agent answer 503 at once)
@@ -92,7 +93,10 @@ def serve(settings: Settings, host: str, port: int, say: Callable[[str], None],
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
-        app.state.games.close()
+        app.state.stopping.set()
+        app.state.games.close(wait=GRACE_SECONDS)
+        app.state.waiting.join(GRACE_SECONDS)
+        kill_started()                 # a worker a thread was still starting: none outlives the server
         sock.close()
     say("stopped.")
 

@@ -162,6 +162,18 @@ class CongoVariant(Variant):
             rows.append(row)
         return rows
 
+    def check_cell(self, state: State) -> Optional[Tuple[int, int]]:
+        lion = rules.LION * state.side
+        if lion not in state.board:
+            return None
+        at = state.board.index(lion)
+        if not any(t == at for _, t in rules.generate(state.board, -state.side)):
+            return None
+        return rules.SIZE - rules.rank_of(at), rules.file_of(at)
+
+    def regions(self) -> Dict[str, List[Tuple[int, int]]]:
+        return {"river": [(rules.SIZE - rules.RIVER_RANK, f) for f in range(rules.SIZE)]}
+
     def square_names(self) -> Tuple[List[str], List[str]]:
         return list(rules.FILES), [str(r) for r in range(rules.SIZE, 0, -1)]
 

@@ -113,6 +113,13 @@ class CS3243(Variant):
             rows.append(cells)
         return rows
 
+    def check_cell(self, state: Position) -> Optional[Tuple[int, int]]:
+        king = RULES.king_square(state.board, state.side)
+        if king < 0 or not RULES.attacked(state.board, king, -state.side):
+            return None
+        edition = RULES.variant
+        return edition.rows - 1 - king // edition.cols, king % edition.cols
+
     def square_names(self) -> Tuple[List[str], List[str]]:
         edition = RULES.variant
         return list(edition.column_letters()), [str(r) for r in range(edition.rows - 1, -1, -1)]

@@ -166,6 +166,12 @@ class NthuVariant(Variant):
             rows.append(row)
         return rows
 
+    def check_cell(self, state: State) -> Optional[Tuple[int, int]]:
+        king = core.king_square(state.board, state.side)
+        if king < 0 or not core.attacked(state.board, king, -state.side):
+            return None
+        return divmod(king, core.COLS)
+
     def square_names(self):
         return list(FILES), [str(core.ROWS - r) for r in range(core.ROWS)]
 

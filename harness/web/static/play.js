@@ -1,20 +1,22 @@
-// The web app's page: everything goes through the JSON API (docs/serve.md). Positions arrive as
-// text ("3p3/7/...": rows top to bottom, upper case White, runs of empty squares as counts), the
-// same encoding as the report's viewer; squares are drawn from the variant's board geometry.
+// The web app's page: everything goes through the JSON API (docs/serve.md); board.js (shared
+// with report.html's viewer) draws. A live game has its own address (/game/ID) and its moves
+// arrive as Server-Sent Events (/api/games/ID/events); a results.jsonl opened here is stepped
+// through as the report's viewer does, with its review (eval graph and bar, each move's
+// evaluation and judgement, the best move as an arrow, the turning points).
 (function () {
   "use strict";
-  var NS = "http://www.w3.org/2000/svg";
-  var POLL_MS = 250;
+  var B = MinichessBoard;
   var $ = function (id) { return document.getElementById(id); };
-  var variants = {};            // name -> {title, board, legend, start_fen}
+  var variants = {};            // name -> {title, board, legend, start_fen, start_position}
   var agentsOf = {};            // variant -> [names]
   var view = null;              // what the board shows (a live game or a recorded one)
-  var flipped = false, selected = null, probeSquares = [], pollTimer = null, records = null;
+  var flipped = false, selected = null, probeMove = null, records = null;
+  var source = null, sourceId = null, moveButtons = [], probeAsking = null, liveTimer = null, shownPly = null;
 
   // -- the API ---------------------------------------------------------------------------------
 
-  function api(method, path, body) {
-    var options = { method: method, headers: {} };
+  function api(method, path, body, signal) {
+    var options = { method: method, headers: {}, signal: signal };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -22,7 +24,11 @@
     return fetch(path, options).then(function (response) {
       return response.json().catch(function () { return { error: "the server answered " + response.status }; })
         .then(function (data) {
-          if (!response.ok) { throw new Error(data.error || ("the server answered " + response.status)); }
+          if (!response.ok) {
+            var error = new Error(data.error || ("the server answered " + response.status));
+            error.status = response.status;
+            throw error;
+          }
           return data;
         });
     });
@@ -34,108 +40,64 @@
     box.hidden = !error;
   }
 
-  // -- the board -------------------------------------------------------------------------------
+  // -- what is shown ---------------------------------------------------------------------------
 
-  function expand(position) {   // "3p3/7/..." -> one string of cells per row, "." for empty
-    return position.split("/").map(function (row) {
-      return row.replace(/[0-9]+/g, function (run) { return ".".repeat(Number(run)); });
-    });
-  }
-
-  function el(name, attributes) {
-    var element = document.createElementNS(NS, name);
-    Object.keys(attributes || {}).forEach(function (key) { element.setAttribute(key, attributes[key]); });
-    return element;
-  }
-
-  function geometry() { return variants[view ? view.variant : $("variant").value].board; }
-
-  function squareNames() {
-    var g = geometry(), names = {};
-    g.columns.forEach(function (c) { g.rows.forEach(function (r) { names[c + r] = true; }); });
-    return names;
-  }
-
-  function split(move) {        // "b1b2" -> ["b1", "b2"], from the board's own square names; a
-    var names = squareNames();    // promotion's piece letter is left off ("a4a5q" -> ["a4", "a5"])
-    for (var cut = 1; cut < move.length; cut++) {
-      var from = move.slice(0, cut), to = move.slice(cut);
-      if (names[from] && names[to]) { return [from, to]; }
-      if (names[from] && names[to.slice(0, -1)] && /^[a-z]$/.test(to.slice(-1))) { return [from, to.slice(0, -1)]; }
-    }
-    return null;
-  }
+  function variantName() { return view ? view.variant : $("variant").value; }
+  function geometry() { return variants[variantName()].board; }
+  function last() { return view ? view.positions.length - 1 : 0; }
+  function live() { return view && view.kind === "live"; }
+  function hasHuman(state) { return state.white === "human" || state.black === "human"; }
 
   function canMove() {
-    return view && view.kind === "live" && view.state.human_to_move && view.ply === view.positions.length - 1;
+    return live() && view.state.human_to_move && view.ply === last();
   }
 
   function legalFrom(square) {
     if (!canMove()) { return []; }
-    return view.state.legal.map(split).filter(function (pair) { return pair && pair[0] === square; });
+    var g = geometry();
+    return view.state.legal.filter(function (m) {
+      var cells = B.splitMove(g, m);
+      return cells && g.columns[cells[0][1]] + g.rows[cells[0][0]] === square;
+    });
+  }
+
+  function nameOf(cell) { var g = geometry(); return g.columns[cell[1]] + g.rows[cell[0]]; }
+
+  function positionOver() {     // the position shown ends the game (nothing to ask or play there)
+    if (!view) { return false; }
+    var ended = live() ? !!view.state.result : !!view.result;
+    return ended && view.ply === last();
+  }
+
+  function moverAt(ply) {
+    var other = view.first === "white" ? "black" : "white";
+    return ply % 2 === 0 ? view.first : other;
   }
 
   function drawBoard() {
     var g = geometry(), board = $("board");
-    var R = g.rows.length, C = g.columns.length;
-    board.replaceChildren();
-    board.setAttribute("viewBox", "0 0 " + g.width + " " + g.height);
-    board.setAttribute("width", g.width);
-    board.setAttribute("height", g.height);
-    var cells = view ? expand(view.positions[view.ply]) : null;
-    var before = view && view.ply > 0 ? expand(view.positions[view.ply - 1]) : null;
-    var targets = selected ? legalFrom(selected).map(function (pair) { return pair[1]; }) : [];
-    var best = bestSquares();
-    var squares = el("g", { "class": "squares" });
-    g.squares.forEach(function (s) {
-      var r = s.row, c = s.col, name = g.columns[c] + g.rows[r];
-      var x = g.margin + (flipped ? C - 1 - c : c) * g.size, y = (flipped ? R - 1 - r : r) * g.size;
-      var group = el("g", { "class": "square", "data-square": name });
-      group.appendChild(el("rect", { x: x, y: y, width: g.size, height: g.size, "class": s.dark ? "dark" : "light" }));
-      var marked = [];
-      if (before && cells && before[r][c] !== cells[r][c]) { marked.push("last"); }
-      if (probeSquares.indexOf(name) >= 0) { marked.push("probe"); }
-      if (best.indexOf(name) >= 0) { marked.push("best"); }
-      if (selected === name) { marked.push("selected"); }
-      marked.forEach(function (m) { group.classList.add(m); });
-      if (marked.length) {
-        group.appendChild(el("rect", { x: x, y: y, width: g.size, height: g.size, "class": "mark" }));
-      }
-      var cell = cells ? cells[r][c] : ".";
-      if (cell !== ".") {
-        var letter = cell.toUpperCase(), white = cell !== cell.toLowerCase();
-        var kind = letter === "K" || letter === "L" ? " royal" : letter === "P" ? " pawn" : "";
-        var piece = el("g", { "class": "piece " + (white ? "white" : "black") + kind, "data-piece": letter,
-                              "data-colour": white ? "white" : "black",
-                              transform: "translate(" + (x + g.size / 2) + " " + (y + g.size / 2) + ")" });
-        piece.appendChild(el("circle", { r: letter === "P" ? g.size * 0.32 : g.size * 0.4 }));
-        var text = el("text", { x: 0, y: 1 });
-        text.textContent = letter;
-        piece.appendChild(text);
-        group.appendChild(piece);
-      }
-      if (targets.indexOf(name) >= 0) {
-        group.appendChild(el("circle", { "class": "target", cx: x + g.size / 2, cy: y + g.size / 2, r: g.size * 0.14 }));
-      }
-      squares.appendChild(group);
+    var review = view ? view.review : null, classes = {}, arrows = [];
+    var targets = selected ? legalFrom(selected).map(function (m) { return nameOf(B.splitMove(g, m)[1]); }) : [];
+    var best = review ? review.best[view.ply] : null;
+    if (best) {
+      arrows.push({ from: [best[0], best[1]], to: [best[2], best[3]], kind: "best-move" });
+      [nameOf([best[0], best[1]]), nameOf([best[2], best[3]])].forEach(function (s) { classes[s] = ["best"]; });
+    }
+    var probeCells = probeMove ? B.splitMove(g, probeMove) : null;
+    if (probeCells) {
+      arrows.push({ from: probeCells[0], to: probeCells[1], kind: "probe-move" });
+      probeCells.forEach(function (cell) { var s = nameOf(cell); classes[s] = (classes[s] || []).concat(["probe"]); });
+    }
+    B.draw(board, g, {
+      position: view ? view.positions[view.ply] : variants[variantName()].start_position,
+      before: view && view.ply > 0 ? view.positions[view.ply - 1] : null,
+      flipped: flipped, check: view && view.checks ? view.checks[view.ply] : null,
+      selected: selected, targets: targets, classes: classes, arrows: arrows
     });
-    board.appendChild(squares);
-    var labels = el("g", { "class": "labels" });
-    g.rows.forEach(function (name, r) {
-      var t = el("text", { x: g.margin / 2, y: (flipped ? R - 1 - r : r) * g.size + g.size / 2 });
-      t.textContent = name;
-      labels.appendChild(t);
-    });
-    g.columns.forEach(function (name, c) {
-      var t = el("text", { x: g.margin + (flipped ? C - 1 - c : c) * g.size + g.size / 2, y: g.height - g.margin / 2 });
-      t.textContent = name;
-      labels.appendChild(t);
-    });
-    board.appendChild(labels);
     board.dataset.ply = view ? String(view.ply) : "0";
     var legend = $("legend");
     legend.replaceChildren();
-    variants[view ? view.variant : $("variant").value].legend.forEach(function (pair) {
+    variants[variantName()].legend.forEach(function (pair) {
       var span = document.createElement("span"), b = document.createElement("b");
       b.textContent = pair[0];
       span.appendChild(b);
@@ -144,160 +106,193 @@
     });
   }
 
-  // -- the move list, the status ---------------------------------------------------------------
-
-  var MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-
-  function drawMoves() {
-    var box = $("moves");
-    box.replaceChildren();
-    if (!view) { return; }
-    var judgements = view.review ? view.review.judgements : [];
-    var offset = view.first === "black" ? 1 : 0;
-    view.moves.forEach(function (name, i) {
-      var slot = i + offset;
-      if (slot % 2 === 0 || i === 0) {
-        var number = document.createElement("span");
-        number.className = "number";
-        number.textContent = (Math.floor(slot / 2) + 1) + ".";
-        box.appendChild(number);
-        if (i === 0 && offset) { box.appendChild(document.createElement("span")); }
-      }
-      var button = document.createElement("button");
-      button.type = "button";
-      button.textContent = name;
-      button.dataset.ply = String(i + 1);
-      var judged = judgements[i];
-      if (judged) {
-        button.dataset.judgement = judged;
-        button.classList.add(judged);
-        var mark = document.createElement("span");
-        mark.className = "mark";
-        mark.textContent = MARKS[judged] || "";
-        button.appendChild(mark);
-      }
-      if (i + 1 === view.ply) { button.classList.add("current"); }
-      button.addEventListener("click", function () { go(i + 1); });
-      box.appendChild(button);
-    });
-    var current = box.querySelector("button.current");
-    if (current && (current.offsetTop < box.scrollTop || current.offsetTop > box.scrollTop + box.clientHeight - 20)) {
-      box.scrollTop = current.offsetTop - box.clientHeight / 2;
-    }
-  }
-
   function sideName(state, colour) { return colour.charAt(0).toUpperCase() + colour.slice(1) + " (" + state[colour] + ")"; }
 
   function liveStatus(state) {
-    if (state.result) {
-      var plies = state.moves.length;
-      if (state.result === "draw") { return "Draw by " + state.reason + " after " + plies + " plies."; }
-      return sideName(state, state.result) + " wins by " + state.reason + " after " + plies + " plies.";
-    }
+    if (state.ending) { return state.ending; }
     if (state.thinking) { return sideName(state, state.to_move) + " is thinking..."; }
     if (state.human_to_move) { return sideName(state, state.to_move) + " to move: click a piece, then a marked square."; }
     return sideName(state, state.to_move) + " to move.";
   }
 
-  function evaluationText() {   // the game review's summary and the line of the move shown
+  function evaluationText() {   // the line of the move shown, from the review
     if (!view || !view.review) { return ""; }
-    var r = view.review, text = (r.analyser ? r.analyser + ": " : "") + r.summary;
-    return r.texts[view.ply] ? text + ". " + r.texts[view.ply] : text;
+    var r = view.review, win = r.wins[view.ply];
+    return r.texts[view.ply] || (win === null || win === undefined ? "" : "start: White's win " + win.toFixed(1) + " %");
   }
 
-  function bestSquares() {      // the analyser's best move in the position shown, as square names
-    var cells = view && view.review ? view.review.best[view.ply] : null;
-    if (!cells) { return []; }
-    var g = geometry();
-    return [g.columns[cells[1]] + g.rows[cells[0]], g.columns[cells[3]] + g.rows[cells[2]]];
+  function setButtons() {
+    var state = live() ? view.state : null, going = state && !state.result && !state.stopped;
+    $("undo").disabled = !state || !state.can_undo;
+    $("resign").disabled = !going || !hasHuman(state);
+    $("stop").disabled = !going || hasHuman(state);
+    $("save").disabled = !state || !state.result;
+    document.querySelector('[data-go="first"]').disabled = !view || view.ply === 0;
+    document.querySelector('[data-go="previous"]').disabled = !view || view.ply === 0;
+    document.querySelector('[data-go="next"]').disabled = !view || view.ply === last();
+    document.querySelector('[data-go="last"]').disabled = !view || view.ply === last();
+    var over = positionOver();
+    $("probe").disabled = over || !$("probe-agent").value;
+    $("play-here").disabled = over || !$("play-agent").value;
+    $("copy-fen").disabled = !$("fen-shown").value;
   }
 
   function render() {
     drawBoard();
-    drawMoves();
-    var last = view ? view.positions.length - 1 : 0;
-    $("ply").textContent = view ? "ply " + view.ply + " / " + last : "";
-    if (!view) { return; }
-    var live = view.kind === "live", state = view.state;
-    $("title").textContent = live
-      ? "White: " + state.white + "  vs  Black: " + state.black + ", seed " + state.seed
-      : "game " + view.game + ": " + view.white + " (White) vs " + view.black + " (Black)" +
-        (view.seed !== null && view.seed !== undefined ? ", seed " + view.seed : "");
-    var status = $("status");
-    status.textContent = live ? liveStatus(state) : view.ending;
-    status.classList.toggle("thinking", live && !!state.thinking);
-    var problems = live ? [state.error] : [view.error, view.problem];
-    showError("error", problems.filter(Boolean).join(" ") || null);
-    var humans = live && (state.white === "human" || state.black === "human");
-    $("undo").disabled = !humans;
-    $("resign").disabled = !humans || !!state.result;
-    $("save").disabled = !live || !state.result;
+    B.follow($("moves"), moveButtons, view ? view.ply : 0);
+    $("ply").textContent = view ? "ply " + view.ply + " / " + last() : "";
+    $("fen-shown").value = view ? (view.fens[view.ply] || "") : (variants[variantName()].start_fen || "");
+    var review = view ? view.review : null;
+    $("review").hidden = !review;
+    $("eval-bar").toggleAttribute("hidden", !review);   // an svg has no .hidden
+    if (review) {
+      B.graphAt($("eval-graph"), view.ply, view.positions.length);
+      B.drawBar($("eval-bar"), review.wins[view.ply]);
+    }
     var text = evaluationText();
     $("evaluation").textContent = text;
     $("evaluation").hidden = !text;
+    if (view) {
+      var state = view.state;
+      $("title").textContent = live()
+        ? "White: " + state.white + " vs Black: " + state.black + ", seed " + state.seed
+        : "game " + view.game + ": " + view.white + " (White) vs " + view.black + " (Black)" +
+          (view.seed !== null && view.seed !== undefined ? ", seed " + view.seed : "");
+      $("status").textContent = live() ? liveStatus(state) : view.ending;
+      $("status").classList.toggle("thinking", live() && !!state.thinking);
+      var problems = live() ? [state.error] : [view.error, view.problem];
+      showError("error", problems.filter(Boolean).join(" ") || null);
+    }
+    setButtons();
+    if (view && shownPly !== view.ply + ":" + (view.id || view.game)) {
+      shownPly = view.ply + ":" + (view.id || view.game);
+      if ($("probe-live").checked) { scheduleLiveProbe(); }
+    }
+  }
+
+  function fillMoves() {
+    moveButtons = view ? B.fillMoves($("moves"), view.moves, view.first, view.review, function (p) { go(String(p)); }) : [];
+    if (!view) { $("moves").replaceChildren(); }
+    if (view && view.review) { B.drawGraph($("eval-graph"), view.review, view.positions.length); }
+    $("review-summary").textContent = view && view.review ? view.review.summary + " (" + view.review.analyser + ")" : "";
   }
 
   function go(where) {
     if (!view) { return; }
-    var last = view.positions.length - 1;
-    var target = { first: 0, previous: view.ply - 1, next: view.ply + 1, last: last }[where];
-    view.ply = Math.max(0, Math.min(last, typeof target === "number" ? target : Number(where)));
+    var target = { first: 0, previous: view.ply - 1, next: view.ply + 1, last: last() }[where];
+    view.ply = Math.max(0, Math.min(last(), typeof target === "number" ? target : Number(where)));
     selected = null;
-    probeSquares = [];
+    probeMove = null;
+    $("probe-answer").textContent = "";
+    $("probe-answer").dataset.move = "";
     render();
   }
 
   // -- a live game -----------------------------------------------------------------------------
 
   function show(state) {
-    var following = !view || view.kind !== "live" || view.id !== state.id || view.ply === view.positions.length - 1;
+    var same = live() && view.id === state.id;
+    if (same && state.version < view.state.version) { return; }   // an answer overtaken by an event
+    var following = !same || view.ply === last();
     var ply = following ? state.positions.length - 1 : Math.min(view.ply, state.positions.length - 1);
-    if (following && view && view.id === state.id && view.ply !== ply) { probeSquares = []; }
+    if (!same || ply !== view.ply) { probeMove = null; }
+    var grew = !same || view.moves.length !== state.moves.length;
     view = { kind: "live", id: state.id, variant: state.variant, positions: state.positions, moves: state.moves,
-             first: state.first, ply: ply, state: state, review: null };
+             fens: state.fens, checks: state.checks, first: state.first, ply: ply, state: state, review: null };
     if (!canMove()) { selected = null; }
+    if (grew || !same) { fillMoves(); }
     render();
-    clearTimeout(pollTimer);
-    if (!state.result && !state.human_to_move) {
-      pollTimer = setTimeout(function () { poll(state.id); }, POLL_MS);
-    }
+    if (!state.result && !state.stopped) { watch(state.id); } else { unwatch(); }
   }
 
-  function poll(id) {
-    api("GET", "/api/games/" + encodeURIComponent(id)).then(function (state) {
-      if (view && view.kind === "live" && view.id === id) { show(state); }
-    }).catch(function (error) { showError("error", error); });
+  function watch(id) {          // the game's moves as they happen (Server-Sent Events)
+    if (source && sourceId === id) { return; }
+    unwatch();
+    sourceId = id;
+    source = new EventSource("/api/games/" + encodeURIComponent(id) + "/events");
+    source.onmessage = function (event) {
+      var state = JSON.parse(event.data);
+      if (live() && view.id === state.id) { show(state); }
+      if (state.result || state.stopped) { unwatch(); }
+    };
+    source.onerror = function () {
+      if (source && source.readyState === EventSource.CLOSED) {   // refused (expired, a full server)
+        unwatch();
+        api("GET", "/api/games/" + encodeURIComponent(id)).then(show).catch(function (error) { gone(id, error); });
+      }
+    };
   }
 
-  function startGame(settings) {
-    showError("setup-error", null);
-    probeSquares = [];
+  function gone(id, error) {    // the server no longer has the game shown: nothing works on it
+    if (!live() || view.id !== id) { return; }
+    view.state = Object.assign({}, view.state, { human_to_move: false, legal: [], can_undo: false, thinking: null,
+                                                 stopped: true, ending: "This game is gone: " + error.message });
     selected = null;
-    return api("POST", "/api/games", settings).then(show).catch(function (error) { showError("setup-error", error); });
+    render();
+  }
+
+  function unwatch() {
+    if (source) { source.close(); }
+    source = null;
+    sourceId = null;
+  }
+
+  function address(id, replace) {
+    var path = id ? "/game/" + encodeURIComponent(id) : "/";
+    if (window.location.pathname + window.location.search === path) { return; }
+    if (replace) { window.history.replaceState({ game: id }, "", path); } else { window.history.pushState({ game: id }, "", path); }
+  }
+
+  function loadGame(id) {
+    showError("error", null);
+    return api("GET", "/api/games/" + encodeURIComponent(id)).then(function (state) {
+      view = null;
+      selected = null;
+      probeMove = null;
+      return chooseVariant(state.variant, state.white, state.black).then(function () { show(state); });
+    }).catch(function (error) {
+      unwatch();
+      view = null;
+      fillMoves();
+      render();
+      $("title").textContent = "This game's address is gone";
+      $("status").textContent = "Start a new game.";
+      showError("error", error);
+    });
+  }
+
+  function startGame(settings, replace) {
+    showError("setup-error", null);
+    probeMove = null;
+    selected = null;
+    var stopping = live() && !hasHuman(view.state) && !view.state.result && !view.state.stopped
+      ? api("POST", "/api/games/" + encodeURIComponent(view.id) + "/stop", {}).catch(function () { return null; })
+      : Promise.resolve(null);
+    return stopping.then(function () { return api("POST", "/api/games", settings); }).then(function (state) {
+      view = null;
+      address(state.id, replace);
+      show(state);
+    }).catch(function (error) { showError("setup-error", error); });
   }
 
   function sendMove(name) {
     var id = view.id;
     selected = null;
     api("POST", "/api/games/" + encodeURIComponent(id) + "/moves", { move: name }).then(function (state) {
-      probeSquares = [];
+      probeMove = null;
       show(state);
     }).catch(function (error) {
       showError("error", error);
-      poll(id);
+      api("GET", "/api/games/" + encodeURIComponent(id)).then(show).catch(function (lost) { gone(id, lost); });
     });
   }
 
   function onBoardClick(event) {
     var square = event.target.closest("[data-square]");
     if (!square || !canMove()) { return; }
-    var name = square.dataset.square;
+    var name = square.dataset.square, g = geometry();
     if (selected) {
-      var chosen = view.state.legal.filter(function (m) {
-        var pair = split(m);
-        return pair && pair[0] === selected && pair[1] === name;
-      });
-      // several moves between the same squares are promotions: the first in the variant's order (a queen)
+      var chosen = legalFrom(selected).filter(function (m) { return nameOf(B.splitMove(g, m)[1]) === name; });
       if (chosen.length) { sendMove(chosen[0]); return; }
     }
     selected = selected !== name && legalFrom(name).length ? name : null;
@@ -305,17 +300,20 @@
   }
 
   function liveAction(path) {
-    if (!view || view.kind !== "live") { return; }
-    api("POST", "/api/games/" + encodeURIComponent(view.id) + path, {}).then(function (state) {
+    if (!live()) { return; }
+    var id = view.id;
+    api("POST", "/api/games/" + encodeURIComponent(id) + path, {}).then(function (state) {
       showError("error", null);
-      probeSquares = [];
-      view = null;        // follow the game to its new last position
+      probeMove = null;
+      view.ply = last();        // follow the game to its new last position
       show(state);
-    }).catch(function (error) { showError("error", error); });
+    }).catch(function (error) {
+      if (error.status === 404) { gone(id, error); } else { showError("error", error); }
+    });
   }
 
   function save() {
-    if (!view || view.kind !== "live") { return; }
+    if (!live()) { return; }
     api("GET", "/api/games/" + encodeURIComponent(view.id) + "/record").then(function (record) {
       var blob = new Blob([JSON.stringify(record) + "\n"], { type: "application/json" });
       var link = document.createElement("a");
@@ -327,7 +325,7 @@
     }).catch(function (error) { showError("error", error); });
   }
 
-  // -- the probe -------------------------------------------------------------------------------
+  // -- the probe, playing from here, the FEN ---------------------------------------------------
 
   function scoreText(score) {
     if (!score) { return ""; }
@@ -336,23 +334,56 @@
   }
 
   function askProbe() {
-    if (!view) { return; }
-    var agent = $("probe-agent").value, answer = $("probe-answer");
-    var body = view.kind === "live" ? { game: view.id, ply: view.ply, agent: agent }
+    if (!view || positionOver()) { return; }
+    if (probeAsking) { probeAsking.abort(); }   // the server stops the agent it no longer needs
+    var asking = new AbortController();
+    probeAsking = asking;
+    var agent = $("probe-agent").value, answer = $("probe-answer"), ply = view.ply, shown = view;
+    var body = live() ? { game: view.id, ply: view.ply, agent: agent }
       : { variant: view.variant, fen: view.fens[view.ply], agent: agent };
     answer.textContent = agent + " is thinking...";
-    api("POST", "/api/best", body).then(function (found) {
+    answer.dataset.move = "";
+    api("POST", "/api/best", body, asking.signal).then(function (found) {
+      if (view !== shown || view.ply !== ply) { return; }
       if (!found.move) {
-        answer.textContent = agent + " failed: " + found.error;
-        probeSquares = [];
+        answer.textContent = agent + " has no move here: " + found.error;
+        probeMove = null;
       } else {
         answer.textContent = agent + " would play " + found.move + " (" + found.seconds.toFixed(3) + " s" +
           scoreText(found.score) + ")";
-        probeSquares = split(found.move) || [];
+        probeMove = found.move;
       }
       answer.dataset.move = found.move || "";
       render();
-    }).catch(function (error) { answer.textContent = error.message; });
+    }).catch(function (error) {
+      if (error.name !== "AbortError") { answer.textContent = error.message; }
+    }).then(function () { if (probeAsking === asking) { probeAsking = null; } });
+  }
+
+  function scheduleLiveProbe() {  // the live probe line: ask at every position, the last one only
+    clearTimeout(liveTimer);
+    liveTimer = setTimeout(askProbe, 250);
+  }
+
+  function playFromHere() {
+    if (!view || positionOver()) { return; }
+    var mover = moverAt(view.ply), agent = $("play-agent").value;
+    var settings = { variant: view.variant, fen: view.fens[view.ply], seed: Number($("seed").value) || 0,
+                     white: mover === "white" ? "human" : agent, black: mover === "black" ? "human" : agent };
+    startGame(settings);
+  }
+
+  function copyFen() {
+    var input = $("fen-shown"), done = function () {
+      $("copied").hidden = false;
+      setTimeout(function () { $("copied").hidden = true; }, 1500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+    } else {
+      input.select();
+      if (document.execCommand("copy")) { done(); }
+    }
   }
 
   // -- recorded games --------------------------------------------------------------------------
@@ -384,15 +415,19 @@
   }
 
   function showRecord(number) {
-    clearTimeout(pollTimer);
+    unwatch();
     return api("POST", "/api/records/game", { results: records.results, analysis: records.analysis, game: number })
       .then(function (game) {
         selected = null;
-        probeSquares = [];
-        view = Object.assign({ kind: "record", ply: 0 }, game);
-        $("record-game").value = String(number);
-        fillProbeAgents(game.variant);
-        render();
+        probeMove = null;
+        return loadAgents(game.variant).then(function () {
+          view = Object.assign({ kind: "record", ply: 0 }, game);
+          address(null);
+          $("record-game").value = String(number);
+          fillAgents(game.variant);
+          fillMoves();
+          render();
+        });
       }).catch(function (error) { $("records-note").textContent = error.message; });
   }
 
@@ -409,9 +444,10 @@
     if (chosen && names.indexOf(chosen) >= 0) { select.value = chosen; }
   }
 
-  function fillProbeAgents(variant) {
-    var chosen = $("probe-agent").value;
-    options($("probe-agent"), agentsOf[variant] || [], chosen);
+  function fillAgents(variant) {
+    var names = agentsOf[variant] || [], strongest = names[names.length - 1];
+    options($("probe-agent"), names, names.indexOf($("probe-agent").value) >= 0 ? $("probe-agent").value : strongest);
+    options($("play-agent"), names, names.indexOf($("play-agent").value) >= 0 ? $("play-agent").value : strongest);
   }
 
   function loadAgents(variant) {
@@ -423,12 +459,12 @@
   }
 
   function chooseVariant(variant, white, black) {
+    $("variant").value = variant;
     return loadAgents(variant).then(function (names) {
       options($("white"), ["human"].concat(names), white || "human");
       options($("black"), ["human"].concat(names), black || names[names.length - 1]);
-      fillProbeAgents(variant);
-      $("probe-agent").value = names[names.length - 1];
-      if (!view) { drawBoard(); }
+      fillAgents(variant);
+      if (!view) { render(); }
     });
   }
 
@@ -446,26 +482,36 @@
     });
   }
 
+  function fromAddress() {      // /game/ID shows that game; /?white=...&black=... starts one
+    var match = window.location.pathname.match(/^\/game\/([^/]+)$/);
+    if (match) { return loadGame(decodeURIComponent(match[1])); }
+    var query = new URLSearchParams(window.location.search);
+    var names = Object.keys(variants), variant = query.get("variant") || names[0];
+    if (!variants[variant]) { showError("setup-error", "unknown variant '" + variant + "'"); variant = names[0]; }
+    if (query.get("seed")) { $("seed").value = query.get("seed"); }
+    if (query.get("fen")) { $("fen").value = query.get("fen"); }
+    unwatch();
+    view = null;
+    fillMoves();
+    return chooseVariant(variant, query.get("white"), query.get("black")).then(function () {
+      render();
+      if (query.get("white") && query.get("black")) {
+        var settings = { variant: variant, white: query.get("white"), black: query.get("black"),
+                         seed: Number(query.get("seed")) || 0, pace: Number(query.get("pace") || $("pace").value) };
+        if (query.get("fen")) { settings.fen = query.get("fen"); }
+        return startGame(settings, true);      // the address that started it becomes the game's own
+      }
+    });
+  }
+
   function init() {
     api("GET", "/api/variants").then(function (found) {
       found.variants.forEach(function (v) { variants[v.name] = v; });
       options($("variant"), found.variants.map(function (v) { return v.name; }));
-      var query = new URLSearchParams(window.location.search);
-      var variant = query.get("variant") || found.variants[0].name;
-      if (!variants[variant]) { showError("setup-error", "unknown variant '" + variant + "'"); variant = found.variants[0].name; }
-      $("variant").value = variant;
-      if (query.get("seed")) { $("seed").value = query.get("seed"); }
-      if (query.get("fen")) { $("fen").value = query.get("fen"); }
-      return chooseVariant(variant, query.get("white"), query.get("black")).then(function () {
-        if (query.get("white") && query.get("black")) {
-          var settings = { variant: variant, white: query.get("white"), black: query.get("black"),
-                           seed: Number(query.get("seed")) || 0, pace: Number(query.get("pace") || $("pace").value) };
-          if (query.get("fen")) { settings.fen = query.get("fen"); }
-          return startGame(settings);
-        }
-      });
+      return fromAddress();
     }).catch(function (error) { showError("setup-error", error); });
 
+    window.addEventListener("popstate", function () { fromAddress(); });
     $("variant").addEventListener("change", function () { chooseVariant($("variant").value); });
     $("setup").addEventListener("submit", function (event) {
       event.preventDefault();
@@ -477,17 +523,23 @@
     });
     $("undo").addEventListener("click", function () { liveAction("/undo"); });
     $("resign").addEventListener("click", function () { liveAction("/resign"); });
+    $("stop").addEventListener("click", function () { liveAction("/stop"); });
     $("flip").addEventListener("click", function () { flipped = !flipped; render(); });
     $("save").addEventListener("click", save);
     $("probe").addEventListener("click", askProbe);
+    $("probe-live").addEventListener("change", function () { if ($("probe-live").checked) { askProbe(); } });
+    $("probe-agent").addEventListener("change", function () { if ($("probe-live").checked) { askProbe(); } });
+    $("play-here").addEventListener("click", playFromHere);
+    $("copy-fen").addEventListener("click", copyFen);
+    $("eval-graph").addEventListener("click", function (event) {
+      if (!view || !view.review) { return; }
+      var at = B.graphPly($("eval-graph"), event, view.positions.length);
+      if (at !== null) { go(String(at)); }
+    });
     $("results-file").addEventListener("change", openRecords);
     $("analysis-file").addEventListener("change", function () { if (records || $("results-file").files.length) { openRecords(); } });
     $("record-game").addEventListener("change", function () { showRecord(Number($("record-game").value)); });
-    document.addEventListener("keydown", function (event) {
-      if (event.altKey || event.ctrlKey || event.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) { return; }
-      var where = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" }[event.key];
-      if (where) { event.preventDefault(); go(where); }
-    });
+    B.keys(go, function () { flipped = !flipped; render(); });
   }
 
   document.addEventListener("DOMContentLoaded", init);
