@@ -34,6 +34,12 @@ def default_engine() -> str:
 
 
 class UciAnalyser(Analyser):
+    # Fairy-Stockfish's scale in cs3243 games (docs/analysis.md, "The rule"; any other UCI engine
+    # given with --analyser uci:PATH is read on the same scale)
+    win_slope = 0.00224
+    noise = 4.0
+    second_look = 10
+
     def __init__(self, path: str, nodes: int = DEFAULT_NODES, timeout: float = SEARCH_TIMEOUT):
         self.path = path
         self.nodes = nodes
@@ -49,17 +55,17 @@ class UciAnalyser(Analyser):
             self.engine.close()
             raise AnalyserError(f"analyser '{self.spec}' cannot be started: {exc}") from None
         name = self.engine.identity or os.path.basename(self.path)
-        self.label = f"{name} ({self.spec})"
+        self.label = f"{name} ({self.spec}, {self.rule_text()})"
 
     def verify(self) -> None:
         self._start()
 
-    def evaluate(self, state) -> Evaluation:
+    def evaluate(self, state, nodes: Optional[int] = None) -> Evaluation:
         try:
             if not self.engine.running:
                 self._start()
             self.engine.new_game()
-            line, infos = self.engine.search(position_fen(state), f"go nodes {self.nodes}", self.timeout)
+            line, infos = self.engine.search(position_fen(state), f"go nodes {nodes or self.nodes}", self.timeout)
         except (UciError, AgentTimeout) as exc:
             self.engine.close()
             raise AnalyserError(f"analyser '{self.spec}': {exc}") from None
