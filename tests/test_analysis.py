@@ -318,7 +318,7 @@ def test_analyse_writes_resumes_and_redoes_on_new_settings(tmp_path, capsys):
     analysis = tmp_path / "s" / "analysis.jsonl"
     lines = analysis.read_text().splitlines()
     assert sorted(json.loads(line)["game"] for line in lines) == [0, 1]
-    assert read_analyses(path)[0]["analyser"] == "ab,nodes=400"
+    assert read_analyses(path)[0]["analyser"] == "ab,nodes=400, second look x10"
     before = analysis.read_bytes()
     code, _, err = run_cli(["analyse", path, "--nodes", "400", "--quiet"], capsys)       # resume: all kept
     assert code == 0 and analysis.read_bytes() == before
@@ -329,7 +329,8 @@ def test_analyse_writes_resumes_and_redoes_on_new_settings(tmp_path, capsys):
     assert code == 0, err
     assert "half-written last line" in err
     entries = [json.loads(line) for line in analysis.read_text().splitlines()]
-    assert [(e["game"], e["analyser"]) for e in entries] == [(0, "ab,nodes=400"), (1, "ab,nodes=500")]
+    assert [(e["game"], e["analyser"]) for e in entries] == [(0, "ab,nodes=400, second look x10"),
+                                                            (1, "ab,nodes=500, second look x10")]
 
 
 def test_a_second_analysis_of_a_busy_folder_is_refused_at_once(tmp_path, capsys):
@@ -361,7 +362,7 @@ def test_replay_and_html_show_the_review(tmp_path, capsys):
     code, out, _ = run_cli(["replay", path, "--game", "0"], capsys)
     assert code == 0
     assert "  review: a3a4?? (best " in out
-    assert "review by ab,nodes=1500: accuracy White" in out
+    assert "review by ab,nodes=1500, second look x10: accuracy White" in out
     code, _, _ = run_cli(["replay", path, "--game", "0", "--html", str(tmp_path / "g.html")], capsys)
     page = (tmp_path / "g.html").read_text()
     assert code == 0 and '"judgements":[null,null,"blunder"]' in page and 'class="eval-graph"' in page
@@ -375,7 +376,7 @@ def test_report_analyse_names_the_turning_points(tmp_path, capsys):
     assert code == 0, err
     report = json.loads((tmp_path / "r" / "report.json").read_text())
     entry = report["opponents"]["greedy"]
-    assert entry["accuracy"]["games"] == 1 and entry["accuracy"]["analyser"] == ["ab,nodes=300"]
+    assert entry["accuracy"]["games"] == 1 and entry["accuracy"]["analyser"] == ["ab,nodes=300, second look x10"]
     markdown = (tmp_path / "r" / "report.md").read_text()
     assert entry["losses"] == 1                    # random loses to greedy with seed 0
     section = markdown.split("## Game review")[1]
@@ -384,7 +385,7 @@ def test_report_analyse_names_the_turning_points(tmp_path, capsys):
     assert (f"  - game 0 (loss, king_threat): turning point: ply {ply['ply']}, White {ply['move']}"
             in section)
     assert f"`python -m harness replay {out}/greedy/results.jsonl --game 0`" in section
-    assert '"review":{"analyser":"ab,nodes=300"' in (tmp_path / "r" / "report.html").read_text()
+    assert '"review":{"analyser":"ab,nodes=300, second look x10"' in (tmp_path / "r" / "report.html").read_text()
 
 
 def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys):
@@ -399,7 +400,7 @@ def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys
     assert page in printed
     reviews = read_analyses(os.path.join(out, "pairs", "random-vs-greedy", "results.jsonl"))
     assert sorted(reviews) == [0, 1]
-    assert open(page, encoding="utf-8").read().count('"review":{"analyser":"ab,nodes=300"') == 2
+    assert open(page, encoding="utf-8").read().count('"review":{"analyser":"ab,nodes=300, second look x10"') == 2
 
 
 @pytest.mark.parametrize("argv, message", [
