@@ -16,8 +16,8 @@ DEFAULT_NODES = 1500      # about 0.04 s a position on one core (docs/analysis.m
 class SearchAnalyser(Base):
     mate, mate_bound, default_nodes = MATE, MATE_BOUND, DEFAULT_NODES
     # the review's rule for this analyser (docs/analysis.md, "The rule")
-    win_slope = 0.00368208
-    noise = 0.0
+    win_slope = 0.001098
+    noise = 2.4
     second_look = 10
 
     def search(self, state, nodes):
