@@ -3,7 +3,7 @@
 annotated, seconds per ply and the analyser's noise.
 
 Run: python bench/analysis.py [--games 6] [--variants cs3243 nthu congo] [--factor 100]
-                              [--second-look 4 10] [--seed 0]
+                              [--second-look 4 10] [--floor 5 8] [--seed 0]
 
 For each variant, --games games between two of its built-in agents (seeds S, S+1, ...; 4-ply
 random openings; cs3243 minimax vs AB.py, the case of issue 51; nthu and congo greedy vs ab) are played, then reviewed
@@ -14,7 +14,8 @@ exactly what `analyse --jobs 1` does per game):
   the analyser's own best move included, one look);
 - new: the analyser's own rule (`Rule.of`: its fitted slope, its noise floor, a move equal to
   its best move never judged, a second look at each judged move with its `second_look` factor);
-  --second-look F adds the same rule with factor F beside it, for comparison.
+  --second-look F adds the same rule with factor F beside it, and --floor F with the noise floor
+  F (win % points), for comparison.
 
 Then each judged move's two positions (before and after it) are searched once more with
 N x --factor nodes (the reference), and a judged move is "still judged" when the reference
@@ -105,6 +106,8 @@ def main() -> None:
     parser.add_argument("--factor", type=int, default=100, help="the reference's nodes: N x this")
     parser.add_argument("--second-look", type=int, nargs="*", default=[],
                         help="also the new rule with these second-look factors")
+    parser.add_argument("--floor", type=float, nargs="*", default=[],
+                        help="also the new rule with these noise floors (win %% points)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     for variant in args.variants:
@@ -115,6 +118,7 @@ def main() -> None:
         rules = [("old", LICHESS), (f"new (second look x{own.second_look})", own)]
         rules += [(f"new, second look x{f}", own._replace(second_look=f)) for f in args.second_look
                   if f != own.second_look]
+        rules += [(f"new, floor {f:g}", own._replace(floor=f)) for f in args.floor if f != own.floor]
         runs = [(name, rule) + reviewed(variant, records, rule) for name, rule in rules]
         nodes = analyser.nodes
         plies = sum(len(e["plies"]) for e in runs[0][2])

@@ -369,11 +369,11 @@ def test_replay_and_html_show_the_review(tmp_path, capsys):
     assert run_cli(["analyse", path, "--quiet"], capsys)[0] == 0
     code, out, _ = run_cli(["replay", path, "--game", "0"], capsys)
     assert code == 0
-    assert "  review: a3a4?? (best " in out
+    assert "  review: a3a4?! (best " in out
     assert "review by ab,nodes=1500, second look x10: accuracy White" in out
     code, _, _ = run_cli(["replay", path, "--game", "0", "--html", str(tmp_path / "g.html")], capsys)
     page = (tmp_path / "g.html").read_text()
-    assert code == 0 and '"judgements":[null,null,"blunder"]' in page and 'class="eval-graph"' in page
+    assert code == 0 and '"judgements":[null,null,"inaccuracy"]' in page and 'class="eval-graph"' in page
 
 
 def test_report_analyse_names_the_turning_points(tmp_path, capsys):
