@@ -17,7 +17,7 @@ class SearchAnalyser(Base):
     mate, mate_bound, default_nodes = MATE, MATE_BOUND, DEFAULT_NODES
     # the review's rule for this analyser (docs/analysis.md, "The rule")
     win_slope = 0.001098
-    noise = 2.4
+    noise = 0.3
     second_look = 10
 
     def search(self, state, nodes):

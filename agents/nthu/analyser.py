@@ -18,7 +18,7 @@ class SearchAnalyser(Base):
     mate, mate_bound, default_nodes = MATE, MATE_BOUND, DEFAULT_NODES
     # the review's rule for this analyser (docs/analysis.md, "The rule")
     win_slope = 0.003811
-    noise = 2.2
+    noise = 0.8
     second_look = 10
 
     def search(self, state, nodes):

@@ -46,7 +46,7 @@ class Analyser:
     - `win_slope`: the win % logistic's coefficient per centipawn of this analyser, fitted to
       recorded games' results (bench/win_curve.py); chess's lichess figure by default;
     - `noise`: win % points; a drop below it is not judged (bench/analysis.py measures it: the
-      95th percentile of how far the analyser's own best move "drops" its mover's win % when the
+      90th percentile of how far the analyser's own best move "drops" its mover's win % when the
       position after it is searched afresh at the default nodes);
     - `second_look`: a judged move's two positions are searched again with this many times the
       nodes (1: no second look).

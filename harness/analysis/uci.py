@@ -37,7 +37,7 @@ class UciAnalyser(Analyser):
     # Fairy-Stockfish's scale in cs3243 games (docs/analysis.md, "The rule"; any other UCI engine
     # given with --analyser uci:PATH is read on the same scale)
     win_slope = 0.00224
-    noise = 10.0
+    noise = 6.5
     second_look = 10
 
     def __init__(self, path: str, nodes: int = DEFAULT_NODES, timeout: float = SEARCH_TIMEOUT):
