@@ -69,11 +69,12 @@ def solve(matrix, vector):
     return [rows[i][n] / rows[i][i] for i in range(n)]
 
 
-def fit(groups):
-    """Logistic regression of the score on the counts (and a constant) by Newton's method;
-    groups: {counts: [positions, score sum]}. (weights, standard errors), the constant last."""
-    data = [(list(x) + [1], n, s) for x, (n, s) in groups.items()]
-    k = len(CODES) + 1
+def fit(groups, constant=True):
+    """Logistic regression of the score on the counts (and a constant, unless `constant` is
+    false) by Newton's method; groups: {counts: [positions, score sum]}. (weights, standard
+    errors), the constant last. Also bench/win_curve.py's fit of win % on an evaluation."""
+    data = [(list(x) + ([1] if constant else []), n, s) for x, (n, s) in groups.items()]
+    k = len(data[0][0])
     w = [0.0] * k
     for _ in range(50):
         grad = [0.0] * k

@@ -1,20 +1,31 @@
-"""The game review's analysers: seconds per analysed ply at the default node counts, and how sure
-an analysis is at that count (the same games analysed again with 4 times the nodes).
+"""The game review's judgements against a deeper analysis: how many judged moves stay judged at
+100 times the nodes, under the old rule (lichess's) and the new one, with the share of plies
+annotated, seconds per ply and the analyser's noise.
 
-Run: python bench/analysis.py [--games 6] [--variants cs3243 nthu congo] [--factor 4] [--seed 0]
+Run: python bench/analysis.py [--games 6] [--variants cs3243 nthu congo] [--factor 100]
+                              [--second-look 4 10] [--floor 5 8] [--seed 0]
 
-For each variant, --games games between two of its built-in agents (seeds S, S+1, ...; cs3243
-smart vs greedy, nthu and congo greedy vs ab) are played, then reviewed in one process
-(harness.analysis.review.review_game, exactly what `analyse --jobs 1` does per game) with the
-default node count N and again with N x factor. Printed per variant:
+For each variant, --games games between two of its built-in agents (seeds S, S+1, ...; 4-ply
+random openings; cs3243 minimax vs AB.py, the case of issue 51; nthu and congo greedy vs ab) are played, then reviewed
+in one process at the analyser's default node count N (harness.analysis.review.review_game,
+exactly what `analyse --jobs 1` does per game):
 
-- seconds per analysed ply at N (each ply is one position searched), wall clock and CPU time
-  (this process's and the engine's, so a busy machine shows in the first and less in the
-  second), and the load average;
-- at N x factor: the share of positions whose best move changes, whose evaluation changes side
-  (White's win % on the other side of 50 by more than 5 points either way), the median and 90th
-  percentile change of White's win %, and how many of the N judgements (inaccuracy, mistake,
-  blunder) are the same at N x factor, and the same turning points.
+- old: lichess's rule, as before issue 51 (chess's win % slope, every move judged by its drop,
+  the analyser's own best move included, one look);
+- new: the analyser's own rule (`Rule.of`: its fitted slope, its noise floor, a move equal to
+  its best move never judged, a second look at each judged move with its `second_look` factor);
+  --second-look F adds the same rule with factor F beside it, and --floor F with the noise floor
+  F (win % points), for comparison.
+
+Then each judged move's two positions (before and after it) are searched once more with
+N x --factor nodes (the reference), and a judged move is "still judged" when the reference
+judges it too, by the same rule's curve and thresholds (for the new rules: the reference's best
+move is never judged, no noise floor, one look). Printed per variant and rule: judged moves
+still judged (and with the same label), the share of plies annotated, wall and CPU seconds per
+analysed ply (CPU: this process's and the engine's, one core); and the noise: for every
+analysed position, how far the analyser's own best move "drops" its mover's win % (on the fitted
+curve) when the position after it is searched afresh at N, two searches of that position that
+should agree (median, 90th and 95th percentile, in win % points).
 """
 import argparse
 import os
@@ -26,13 +37,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from harness.interrupts import exit_code  # noqa: E402
+from harness.analysis import formulas  # noqa: E402
 from harness.analysis.analysers import make_analyser  # noqa: E402
-from harness.analysis.review import review_game  # noqa: E402
+from harness.analysis.review import LICHESS, Rule, game_states, review_game, score  # noqa: E402
+from harness.interrupts import exit_code  # noqa: E402
 from harness.series import run_game  # noqa: E402
 from harness.variants import find_variant  # noqa: E402
 
-PLAYERS = {"cs3243": ("smart", "greedy"), "nthu": ("greedy", "ab"), "congo": ("greedy", "ab")}
+PLAYERS = {"cs3243": ("minimax", os.path.join(ROOT, "AB.py")), "nthu": ("greedy", "ab"), "congo": ("greedy", "ab")}
 
 
 def games(variant, count, seed):
@@ -53,13 +65,14 @@ def cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def reviewed(variant, records, nodes):
-    """(entries, wall seconds, CPU seconds, the analyser) of one review of every record."""
-    analyser = make_analyser(None, variant, nodes)
+def reviewed(variant, records, rule):
+    """(entries, wall seconds, CPU seconds, the analyser) of one review of every record by `rule`
+    (None: the analyser's own)."""
+    analyser = make_analyser(None, variant)
     analyser.verify()
     started, cpu = time.perf_counter(), cpu_seconds()
     try:
-        entries = [review_game(r, find_variant(variant), analyser) for r in records]
+        entries = [review_game(r, find_variant(variant), analyser, rule=rule) for r in records]
     finally:
         analyser.close()
     return entries, time.perf_counter() - started, cpu_seconds() - cpu, analyser
@@ -70,40 +83,90 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
+def noise(variant, records, analyser, slope):
+    """The best move's drops (mover's win % points on `slope`) at the analyser's nodes: each
+    position searched, then the position after its best move searched afresh."""
+    v = find_variant(variant)
+    drops = []
+    for record in records:
+        states, _ = game_states(record, v)
+        for state in states[int(record.get("opening_plies") or 0):]:
+            if v.outcome(state) is not None:
+                break
+            cp, mate, best, win = score(state, v, analyser, slope)
+            _, _, _, after = score(v.apply(state, best), v, analyser, slope)
+            drops.append(formulas.mover_drop(win, after, str(v.to_move(state)).lower()))
+    return drops
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--variants", nargs="+", default=["cs3243", "nthu", "congo"])
-    parser.add_argument("--factor", type=int, default=4)
+    parser.add_argument("--factor", type=int, default=100, help="the reference's nodes: N x this")
+    parser.add_argument("--second-look", type=int, nargs="*", default=[],
+                        help="also the new rule with these second-look factors")
+    parser.add_argument("--floor", type=float, nargs="*", default=[],
+                        help="also the new rule with these noise floors (win %% points)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     for variant in args.variants:
         records = games(variant, args.games, args.seed)
-        base, seconds, cpu, analyser = reviewed(variant, records, None)
+        v = find_variant(variant)
+        analyser = make_analyser(None, variant)
+        own = Rule.of(analyser)
+        rules = [("old", LICHESS), (f"new (second look x{own.second_look})", own)]
+        rules += [(f"new, second look x{f}", own._replace(second_look=f)) for f in args.second_look
+                  if f != own.second_look]
+        rules += [(f"new, floor {f:g}", own._replace(floor=f)) for f in args.floor if f != own.floor]
+        runs = [(name, rule) + reviewed(variant, records, rule) for name, rule in rules]
         nodes = analyser.nodes
-        more, more_seconds, _, stronger = reviewed(variant, records, nodes * args.factor)
-        plies = [p for e in base for p in e["plies"]]
-        deeper = [p for e in more for p in e["plies"]]
-        positions = [(p["best"], q["best"], p["win_before"], q["win_before"])
-                     for p, q in zip(plies, deeper) if p["best"] is not None]
-        best_changed = sum(1 for a, b, _, _ in positions if a != b)
-        sides = sum(1 for _, _, w, x in positions if (w - 50) * (x - 50) < 0 and max(abs(w - 50), abs(x - 50)) > 5)
-        shifts = [abs(w - x) for _, _, w, x in positions]
-        judged = [(p["judgement"], q["judgement"]) for p, q in zip(plies, deeper) if p["judgement"]]
-        same_judged = sum(1 for a, b in judged if a == b)
-        turns = [(e["turning_point"][s], f["turning_point"][s]) for e, f in zip(base, more) for s in ("white", "black")]
-        print(f"{variant}: {len(records)} games ({' vs '.join(PLAYERS[variant])}, 4-ply openings), "
-              f"{len(plies)} plies analysed by {analyser.label}")
-        print(f"  {seconds / len(plies):.4f} s per analysed ply at {nodes} nodes ({len(plies) / seconds:.1f} plies/s; "
-              f"CPU {cpu / len(plies):.4f} s per ply, the engine's included); {more_seconds / len(plies):.4f} s at "
-              f"{nodes * args.factor}; load average {os.getloadavg()[0]:.1f}")
-        print(f"  at {args.factor}x nodes ({stronger.label}): best move changes in {best_changed}/{len(positions)} "
-              f"positions ({100 * best_changed / len(positions):.1f} %), the evaluation changes side in {sides} "
-              f"({100 * sides / len(positions):.1f} %), White's win % moves by median {statistics.median(shifts):.1f}, "
-              f"90th percentile {percentile(shifts, 0.9):.1f} points")
-        print(f"  judgements kept at {args.factor}x: {same_judged}/{len(judged)} "
-              f"({100 * same_judged / max(1, len(judged)):.1f} %); turning points kept: "
-              f"{sum(1 for a, b in turns if a == b)}/{len(turns)}")
+        plies = sum(len(e["plies"]) for e in runs[0][2])
+        players = " vs ".join(os.path.basename(p) for p in PLAYERS[variant])
+        print(f"{variant}: {len(records)} games ({players}, 4-ply openings), {plies} plies "
+              f"analysed by {runs[0][5].label.replace(', ' + analyser.rule_text(), '')}; reference: {nodes * args.factor} "
+              f"nodes ({args.factor}x)")
+        deep = make_analyser(None, variant)
+        deep.verify()
+        cache = {}
+
+        def reference(game, i, states, slope):
+            if (game, i) not in cache:
+                cache[(game, i)] = score(states[i], v, deep, formulas.WIN_SLOPE, nodes * args.factor)
+            cp, mate, best, win = cache[(game, i)]
+            return best, win if cp is None and mate is None else round(formulas.win_percent(cp, mate, slope), 2)
+
+        try:
+            for name, rule, entries, seconds, cpu, _ in runs:
+                still = same = judged = 0
+                for record, entry in zip(records, entries):
+                    states, moves = game_states(record, v)
+                    for p in entry["plies"]:
+                        if not p["judgement"]:
+                            continue
+                        judged += 1
+                        i = p["ply"] - 1
+                        best, before = reference(record["game"], i, states, rule.slope)
+                        _, after = reference(record["game"], i + 1, states, rule.slope)
+                        drop = formulas.mover_drop(before, after, p["colour"])
+                        again = None if rule.spare_best and best == moves[i] else formulas.judgement(drop)
+                        still += again is not None
+                        same += again == p["judgement"]
+                print(f"  {name}: {still}/{judged} judged moves still judged at {args.factor}x "
+                      f"({100 * still / max(1, judged):.1f} %; the same label: {same}, {100 * same / max(1, judged):.1f} %); "
+                      f"plies annotated: {judged}/{plies} ({100 * judged / max(1, plies):.1f} %); "
+                      f"{seconds / plies:.4f} s per ply (CPU {cpu / plies:.4f} s)")
+        finally:
+            deep.close()
+        analyser.verify()
+        try:
+            drops = noise(variant, records, analyser, own.slope)
+        finally:
+            analyser.close()
+        print(f"  noise: the best move's drop over {len(drops)} positions at {nodes} nodes (win % points, slope "
+              f"{own.slope}): median {statistics.median(drops):.2f}, 90th percentile {percentile(drops, 0.9):.2f}, "
+              f"95th {percentile(drops, 0.95):.2f}; the analyser's floor: {own.floor}; load average "
+              f"{os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

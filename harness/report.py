@@ -409,7 +409,7 @@ def review_lines(report: dict) -> List[str]:
         return []
     analysers = sorted({a for e in report["opponents"].values() for a in (e.get("accuracy") or {}).get("analyser", [])})
     return ["", "## Game review", "", f"By {', '.join(analysers)} (docs/analysis.md); the turning point is "
-            f"the agent's move that lost the most winning chances.", ""] + lines
+            f"the agent's judged move that lost the most winning chances.", ""] + lines
 
 
 def write_report(out: str, report: dict) -> None:

@@ -11,10 +11,10 @@ import time
 import pytest
 
 from harness.analysis import formulas
-from harness.analysis.analyser import AnalyserError, from_mover
+from harness.analysis.analyser import Analyser, AnalyserError, Evaluation, from_mover
 from harness.analysis.analysers import make_analyser
-from harness.analysis.review import ReviewError, review_game
-from harness.analysis.store import read_analyses
+from harness.analysis.review import LICHESS, ReviewError, review_game
+from harness.analysis.store import read_analyses, review_of
 from harness.variants import find_variant
 from harness.variants.base import Move
 from tests.cli_run import run_cli
@@ -86,15 +86,29 @@ def test_volatility_windows_grow_with_the_game():
     assert weights[-1] == 12.0
 
 
-def test_turning_point_is_the_largest_drop_first_on_ties():
-    plies = [{"ply": 1, "colour": "white", "win_before": 50, "win_after": 40},
-             {"ply": 2, "colour": "black", "win_before": 40, "win_after": 30},
-             {"ply": 3, "colour": "white", "win_before": 30, "win_after": 20},
-             {"ply": 4, "colour": "black", "win_before": 20, "win_after": 15}]
+def test_turning_point_is_the_largest_judged_drop_first_on_ties():
+    plies = [{"ply": 1, "colour": "white", "win_before": 50, "win_after": 40, "judgement": "mistake"},
+             {"ply": 2, "colour": "black", "win_before": 40, "win_after": 30, "judgement": None},
+             {"ply": 3, "colour": "white", "win_before": 30, "win_after": 20, "judgement": "mistake"},
+             {"ply": 4, "colour": "black", "win_before": 20, "win_after": 15, "judgement": None}]
     assert formulas.turning_point(plies, "white") == 1
     assert formulas.turning_point(plies, "black") is None      # White's win % fell with each Black move
-    plies[3]["win_after"] = 25                                    # now Black's last move lost 5
+    plies[3]["win_after"] = 25                                    # now Black's last move lost 5 ...
+    assert formulas.turning_point(plies, "black") is None      # ... but was not judged (a best move, or noise)
+    plies[3]["judgement"] = "inaccuracy"
     assert formulas.turning_point(plies, "black") == 4
+    plies[0]["judgement"] = None                                  # White's largest drop not judged: the next
+    assert formulas.turning_point(plies, "white") == 3
+
+
+def test_a_drop_below_the_floor_is_not_judged_and_the_slope_is_the_analysers():
+    assert formulas.judgement(7.0) == "inaccuracy"
+    assert formulas.judgement(7.0, floor=7.5) is None
+    assert formulas.judgement(7.5, floor=7.5) == "inaccuracy"
+    assert formulas.judgement(16.0, floor=7.5) == "blunder"
+    # 100 cp on a slope of 0.002: 100 / (1 + e^-0.2) = 100 / 1.818731 = 54.983400 (chess's slope: 59.102590)
+    assert formulas.win_percent(100, slope=0.002) == pytest.approx(54.983400, abs=1e-6)
+    assert formulas.win_percent(None, mate=3, slope=0.002) == formulas.win_percent(1000, slope=0.002)
 
 
 def test_search_scores_turn_to_whites_view():
@@ -121,11 +135,17 @@ def check_line(entry, moves, variant):
     for p, q in zip(entry["plies"], entry["plies"][1:]):     # each position is evaluated once
         assert (p["win_after"], p["cp_after"], p["mate_after"]) == (q["win_before"], q["cp_before"], q["mate_before"])
         assert q["colour"] != p["colour"]
+    slope = make_analyser(None, variant).win_slope          # the variant's fitted curve, not chess's
+    assert slope != formulas.WIN_SLOPE
     for p in entry["plies"]:
         assert list(p) == ["ply", "colour", "move", "best", "cp_before", "mate_before", "cp_after", "mate_after",
-                           "win_before", "win_after", "accuracy", "judgement"]
+                           "win_before", "win_after", "accuracy", "judgement", "second_look"]
         assert (p["cp_before"] is None) == (p["mate_before"] is not None)
-        assert p["win_before"] == pytest.approx(formulas.win_percent(p["cp_before"], p["mate_before"]), abs=0.005)
+        assert p["win_before"] == pytest.approx(formulas.win_percent(p["cp_before"], p["mate_before"], slope), abs=0.005)
+        if p["judgement"]:           # judged on second-look evaluations, never the analyser's best move
+            assert p["second_look"] == "both" and p["move"] != p["best"]
+        if p["move"] == p["best"]:
+            assert p["judgement"] is None and p["accuracy"] == 100.0
     assert list(entry) == ["game", "variant", "analyser", "plies", "accuracy", "turning_point"]
 
 
@@ -135,22 +155,132 @@ def test_cs3243_hung_queen_is_a_blunder_at_its_ply():
     check_line(entry, HANGS["cs3243"], "cs3243")
     hang, take = entry["plies"][2], entry["plies"][3]
     assert (hang["ply"], hang["colour"], hang["move"], hang["judgement"]) == (3, "white", "c0g4", "blunder")
-    assert hang["win_before"] - hang["win_after"] > 40 and hang["accuracy"] < 10
-    assert take["best"] == "f5g4" and take["judgement"] is None and take["accuracy"] == 100.0
+    assert hang["win_before"] - hang["win_after"] > 40 and hang["accuracy"] < 15     # on cs3243's flatter curve
+    # its position before was searched again (the hang was judged): there a second capture of the
+    # Queen, f6g4, is as good
+    assert take["best"] in ("f5g4", "f6g4") and take["judgement"] is None and take["second_look"] == "before"
     assert entry["turning_point"]["white"] == 3
-    assert entry["analyser"] == "Fairy-Stockfish 11.1 LB 64 (uci:/usr/games/fairy-stockfish,nodes=2000)"
+    assert entry["analyser"] == ("Fairy-Stockfish 11.1 LB 64 (uci:/usr/games/fairy-stockfish,nodes=2000, "
+                                 "second look x10)")
 
 
-@pytest.mark.parametrize("variant", ["nthu", "congo"])
-def test_our_searches_flag_the_hung_piece(variant):
+@pytest.mark.parametrize("variant, judged", [("nthu", "blunder"), ("congo", "inaccuracy")])
+def test_our_searches_flag_the_hung_piece(variant, judged):
+    # congo's fitted curve is flat (a 300 cp lead won 58 % of the games it was fitted to), so the
+    # drowned giraffe (about -3.00) is an inaccuracy there, where chess's curve made it a blunder
     entry = review(variant, HANGS[variant])
     check_line(entry, HANGS[variant], variant)
     hang = entry["plies"][2]
-    assert (hang["ply"], hang["colour"], hang["judgement"]) == (3, "white", "blunder")
+    assert (hang["ply"], hang["colour"], hang["judgement"]) == (3, "white", judged)
     assert entry["turning_point"]["white"] == 3
     assert [p["judgement"] for p in entry["plies"][:2]] == [None, None]
-    assert entry["analyser"] == {"nthu": "ab,nodes=3000", "congo": "ab,nodes=1500"}[variant]
+    assert entry["analyser"] == {"nthu": "ab,nodes=3000", "congo": "ab,nodes=1500"}[variant] + ", second look x10"
     assert entry["accuracy"]["white"] < entry["accuracy"]["black"]
+
+
+# -- the rule: a best move never judged, a judgement on a second look, a floor (issue 51) --------
+
+class Scripted(Analyser):
+    """An analyser whose evaluations are a script: {plies: (cp, best)} at its first look (100
+    nodes) and at its second (500); it notes each search as (plies, nodes)."""
+    nodes, win_slope, noise, second_look, label = 100, 0.004, 6.0, 5, "scripted"
+
+    def __init__(self, variant, first, second):
+        self.script = {self.nodes: first, self.nodes * self.second_look: second}
+        self.variant, self.calls = variant, []
+
+    def evaluate(self, state, nodes=None):
+        nodes = nodes or self.nodes
+        self.calls.append((state.plies, nodes))
+        cp, best = self.script[nodes][state.plies]
+        return Evaluation(cp, None, self.variant.parse_move(best))
+
+
+def test_the_rule_spares_the_best_move_looks_again_and_has_a_floor():
+    # NTHU's hung Queen. White's view, slope 0.004: win % = 100 / (1 + e^(-0.004 cp)).
+    # ply 1 c2c3, the analyser's best: 0 -> -300 (White 50 -> 23.15) is no judgement;
+    # ply 2 d6e4 (best d5d4): -300 -> 0 at the first look (Black 76.85 -> 50, a blunder), but at
+    #   the second look -300 -> -280 (Black 76.85 -> 75.40): not judged;
+    # ply 3 d1a4 hangs the Queen: -280 -> -1000 first, -280 -> -900 at the second look (White
+    #   24.60 -> 2.66): blunder;
+    # ply 4 b5a4 (best a5a4): -900 -> -600 (Black 97.34 -> 91.68, 5.66 points): below the
+    #   analyser's noise of 6, not judged, and no second look.
+    variant = find_variant("nthu")
+    first = {0: (0, "c2c3"), 1: (-300, "d5d4"), 2: (0, "a2a3"), 3: (-1000, "a5a4"), 4: (-600, "a2a3")}
+    second = {1: (-300, "d5d4"), 2: (-280, "a2a3"), 3: (-900, "a5a4")}
+    analyser = Scripted(variant, first, second)
+    entry = review_game({"game": 1, "moves": HANGS["nthu"]}, variant, analyser)
+    assert analyser.calls == [(0, 100), (1, 100), (2, 100), (3, 100), (4, 100), (1, 500), (2, 500), (3, 500)]
+    got = [(p["best"], p["cp_before"], p["cp_after"], p["judgement"], p["second_look"], p["accuracy"])
+           for p in entry["plies"]]
+    assert got == [("c2c3", 0, -300, None, "after", 100.0),
+                   ("d5d4", -300, -280, None, "both", 94.69),            # Black lost 1.45 points
+                   ("a2a3", -280, -900, "blunder", "both", 37.52),       # White lost 21.94
+                   ("a5a4", -900, -600, None, "before", 78.46)]          # Black lost 5.66
+    assert [p["win_after"] for p in entry["plies"]] == [23.15, 24.6, 2.66, 8.32]
+    assert entry["turning_point"] == {"white": 3, "black": None}
+    # before issue 51 (lichess's rule, chess's slope, one look): ply 1, the best move, was a
+    # blunder and ply 2 too, from the first look alone
+    analyser.calls.clear()
+    old = review_game({"game": 1, "moves": HANGS["nthu"]}, variant, analyser, rule=LICHESS)
+    assert [p["judgement"] for p in old["plies"]] == ["blunder", "blunder", "blunder", "inaccuracy"]
+    assert all(nodes == 100 for _, nodes in analyser.calls) and len(analyser.calls) == 5
+    assert [p["second_look"] for p in old["plies"]] == [None] * 4
+
+
+RECORDED = os.path.join(FIXTURES, "best_moves_judged.jsonl")
+
+
+@pytest.mark.parametrize("variant, best_judged_before, judged_before, judged_now", [
+    pytest.param("cs3243", [1, 2], [1, 2, 3, 4, 5, 6, 7], [(7, "blunder")], marks=needs_fsf),
+    ("nthu", [12], [12], []),
+    ("congo", [9], [9, 13, 33], [(33, "inaccuracy")])])
+def test_no_best_move_is_judged_in_recorded_games(variant, best_judged_before, judged_before, judged_now):
+    # Recorded games (series minimax vs AB.py; ab vs baseline3; greedy vs ab, bench/analysis.py's
+    # second congo game) in which lichess's rule judged the
+    # analyser's own best move at these plies ("d4g1?? (best d4g1)", issue 51); the review now
+    # judges none, nor names one a turning point, at the analyser's default nodes.
+    record = next(r for r in map(json.loads, open(RECORDED, encoding="utf-8")) if r["variant"] == variant)
+    analyser = make_analyser(None, variant)
+    try:
+        old = review_game(record, find_variant(variant), analyser, rule=LICHESS)
+        new = review_game(record, find_variant(variant), analyser)
+    finally:
+        analyser.close()
+    assert [p["ply"] for p in old["plies"] if p["judgement"] and p["move"] == p["best"]] == best_judged_before
+    assert [p["ply"] for p in old["plies"] if p["judgement"]] == judged_before
+    assert [p["ply"] for p in new["plies"] if p["judgement"] and p["move"] == p["best"]] == []
+    judged = [p for p in new["plies"] if p["judgement"]]
+    assert [(p["ply"], p["judgement"]) for p in judged] == judged_now
+    assert all(p["second_look"] == "both" for p in judged)
+    for side, ply in new["turning_point"].items():
+        assert ply is None or next(p for p in judged if p["ply"] == ply)["colour"] == side
+
+
+def test_each_variant_uses_its_own_fitted_curve():
+    slopes = {v: make_analyser(None, v).win_slope for v in ("nthu", "congo")}
+    if os.path.exists(FSF):
+        slopes["cs3243"] = make_analyser(None, "cs3243").win_slope
+    assert formulas.WIN_SLOPE not in slopes.values() and len(set(slopes.values())) == len(slopes)
+    entry = review("nthu", HANGS["nthu"])
+    hang = entry["plies"][2]
+    assert hang["win_after"] == round(formulas.win_percent(hang["cp_after"], hang["mate_after"], slopes["nthu"]), 2)
+    assert hang["win_after"] != round(formulas.win_percent(hang["cp_after"], hang["mate_after"]), 2)
+
+
+def test_a_line_judging_its_best_move_is_not_a_review():
+    # what replay and the viewer check before showing a line, and analyse before keeping one: a
+    # line written by the old rule with "c2c3?? (best c2c3)" is shown as no review and done again
+    variant = find_variant("nthu")
+    record = {"game": 0, "variant": "nthu", "result": "white", "moves": HANGS["nthu"]}
+    script = {0: (0, "c2c3"), 1: (-300, "d5d4"), 2: (0, "a2a3"), 3: (-1000, "a5a4"), 4: (-600, "a2a3")}
+    entry = review_game(record, variant, Scripted(variant, script, {}), rule=LICHESS)
+    assert entry["plies"][0]["judgement"] == "blunder" and entry["plies"][0]["best"] == "c2c3"
+    assert review_of(entry, record) is None
+    entry["plies"][0]["judgement"] = None
+    for p in entry["plies"]:
+        del p["second_look"]                                    # a line written before the field: still read
+    assert review_of(entry, record) is entry
 
 
 def test_a_finished_game_scores_its_result_and_opening_plies_are_skipped():
@@ -196,7 +326,7 @@ def test_analyse_writes_resumes_and_redoes_on_new_settings(tmp_path, capsys):
     analysis = tmp_path / "s" / "analysis.jsonl"
     lines = analysis.read_text().splitlines()
     assert sorted(json.loads(line)["game"] for line in lines) == [0, 1]
-    assert read_analyses(path)[0]["analyser"] == "ab,nodes=400"
+    assert read_analyses(path)[0]["analyser"] == "ab,nodes=400, second look x10"
     before = analysis.read_bytes()
     code, _, err = run_cli(["analyse", path, "--nodes", "400", "--quiet"], capsys)       # resume: all kept
     assert code == 0 and analysis.read_bytes() == before
@@ -207,7 +337,8 @@ def test_analyse_writes_resumes_and_redoes_on_new_settings(tmp_path, capsys):
     assert code == 0, err
     assert "half-written last line" in err
     entries = [json.loads(line) for line in analysis.read_text().splitlines()]
-    assert [(e["game"], e["analyser"]) for e in entries] == [(0, "ab,nodes=400"), (1, "ab,nodes=500")]
+    assert [(e["game"], e["analyser"]) for e in entries] == [(0, "ab,nodes=400, second look x10"),
+                                                            (1, "ab,nodes=500, second look x10")]
 
 
 def test_a_second_analysis_of_a_busy_folder_is_refused_at_once(tmp_path, capsys):
@@ -238,11 +369,11 @@ def test_replay_and_html_show_the_review(tmp_path, capsys):
     assert run_cli(["analyse", path, "--quiet"], capsys)[0] == 0
     code, out, _ = run_cli(["replay", path, "--game", "0"], capsys)
     assert code == 0
-    assert "  review: a3a4?? (best " in out
-    assert "review by ab,nodes=1500: accuracy White" in out
+    assert "  review: a3a4?! (best " in out
+    assert "review by ab,nodes=1500, second look x10: accuracy White" in out
     code, _, _ = run_cli(["replay", path, "--game", "0", "--html", str(tmp_path / "g.html")], capsys)
     page = (tmp_path / "g.html").read_text()
-    assert code == 0 and '"judgements":[null,null,"blunder"]' in page and 'class="eval-graph"' in page
+    assert code == 0 and '"judgements":[null,null,"inaccuracy"]' in page and 'class="eval-graph"' in page
 
 
 def test_report_analyse_names_the_turning_points(tmp_path, capsys):
@@ -253,7 +384,7 @@ def test_report_analyse_names_the_turning_points(tmp_path, capsys):
     assert code == 0, err
     report = json.loads((tmp_path / "r" / "report.json").read_text())
     entry = report["opponents"]["greedy"]
-    assert entry["accuracy"]["games"] == 1 and entry["accuracy"]["analyser"] == ["ab,nodes=300"]
+    assert entry["accuracy"]["games"] == 1 and entry["accuracy"]["analyser"] == ["ab,nodes=300, second look x10"]
     markdown = (tmp_path / "r" / "report.md").read_text()
     assert entry["losses"] == 1                    # random loses to greedy with seed 0
     section = markdown.split("## Game review")[1]
@@ -262,7 +393,7 @@ def test_report_analyse_names_the_turning_points(tmp_path, capsys):
     assert (f"  - game 0 (loss, king_threat): turning point: ply {ply['ply']}, White {ply['move']}"
             in section)
     assert f"`python -m harness replay {out}/greedy/results.jsonl --game 0`" in section
-    assert '"review":{"analyser":"ab,nodes=300"' in (tmp_path / "r" / "report.html").read_text()
+    assert '"review":{"analyser":"ab,nodes=300, second look x10"' in (tmp_path / "r" / "report.html").read_text()
 
 
 def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys):
@@ -277,7 +408,7 @@ def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys
     assert page in printed
     reviews = read_analyses(os.path.join(out, "pairs", "random-vs-greedy", "results.jsonl"))
     assert sorted(reviews) == [0, 1]
-    assert open(page, encoding="utf-8").read().count('"review":{"analyser":"ab,nodes=300"') == 2
+    assert open(page, encoding="utf-8").read().count('"review":{"analyser":"ab,nodes=300, second look x10"') == 2
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -18,6 +18,7 @@ import ab_move_quality  # noqa: E402
 import ab_piece_values  # noqa: E402
 import ab_reply_quality  # noqa: E402
 import ab_vs_fsf  # noqa: E402
+import win_curve  # noqa: E402
 from harness.student import load_student_module  # noqa: E402
 from harness.variants.cs3243.game import Game, move_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
@@ -229,6 +230,40 @@ def test_piece_values_fit_finds_the_weights_the_scores_were_made_with():
     weights, errors = ab_piece_values.fit(groups)
     assert [round(w, 6) for w in weights] == truth
     assert all(0 < e < 0.2 for e in errors)
+
+
+def test_win_curve_fit_finds_the_slope_the_results_were_made_with():
+    # games whose positions' scores are exactly 1 / (1 + e^(-k cp)) for k = 0.0025: the fit (the
+    # piece values' Newton fit, without its constant) gives k back
+    k = 0.0025
+    games = [[(cp, 1 / (1 + math.exp(-k * cp)))] * 50 for cp in range(-1000, 1001, 50)]
+    slope, error = win_curve.slope(games)
+    assert round(slope, 9) == k and 0 < error < 0.0005
+    weights, _ = ab_piece_values.fit({(100,): [4, 3.0], (-100,): [4, 1.0]}, constant=False)
+    assert weights[0] == pytest.approx(math.log(3) / 100, abs=1e-12)      # 3 of 4 won at +100
+
+
+def test_win_curve_takes_every_position_of_a_reviewed_game_until_its_end(tmp_path, capsys):
+    # NTHU: the Queen hung on ply 3 and taken on ply 4, White resigning there (recorded as a loss);
+    # the analyser evaluates the 5 positions, from White's view, clamped to +-1000
+    from harness.analysis.analysers import make_analyser
+    from harness.variants import find_variant
+    record = {"variant": "nthu", "result": "black", "moves": ["c2c3", "d6e4", "d1a4", "b5a4"]}
+    analyser = make_analyser(None, "nthu", 500)
+    try:
+        points = list(win_curve.game_points(record, find_variant("nthu"), analyser, 1))
+    finally:
+        analyser.close()
+    assert len(points) == 5 and all(score == 0.0 and -1000 <= cp <= 1000 for cp, score in points)
+    assert points[-1][0] < -500                                   # a Queen down
+    assert [cp for cp, _ in win_curve.game_points(record, find_variant("nthu"), make_analyser(None, "nthu", 500), 4)] \
+        == [cp for cp, _ in points[3:]]
+    results = tmp_path / "games.jsonl"
+    results.write_text(json.dumps(record) + "\n" + json.dumps({"variant": "nthu", "result": "white",
+                                                               "moves": ["c2c3", "a1a1"]}) + "\n")
+    assert win_curve.main([str(results), "--nodes", "500"]) == 2
+    assert capsys.readouterr().err == (f"error: {results}, line 2: ply 2 ('a1a1') cannot be played here: "
+                                       "the record is inconsistent\n")
 
 
 def test_piece_values_names_the_file_line_and_ply_of_a_bad_move(tmp_path, capsys):

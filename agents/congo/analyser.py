@@ -15,6 +15,10 @@ DEFAULT_NODES = 1500      # about 0.04 s a position on one core (docs/analysis.m
 
 class SearchAnalyser(Base):
     mate, mate_bound, default_nodes = MATE, MATE_BOUND, DEFAULT_NODES
+    # the review's rule for this analyser (docs/analysis.md, "The rule")
+    win_slope = 0.001098
+    noise = 0.3
+    second_look = 10
 
     def search(self, state, nodes):
         engine = Engine(state.promotion, nodes, contempt=0)

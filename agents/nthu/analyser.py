@@ -16,6 +16,10 @@ DEFAULT_NODES = 3000      # about 0.04 s a position on one core (docs/analysis.m
 
 class SearchAnalyser(Base):
     mate, mate_bound, default_nodes = MATE, MATE_BOUND, DEFAULT_NODES
+    # the review's rule for this analyser (docs/analysis.md, "The rule")
+    win_slope = 0.003811
+    noise = 0.8
+    second_look = 10
 
     def search(self, state, nodes):
         move, score, depth = Search().best_move(state.board, state.side, state.plies, max_nodes=nodes,

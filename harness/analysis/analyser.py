@@ -10,6 +10,7 @@ White's view.
 from typing import Any, NamedTuple, Optional, Tuple
 
 from ..variants.base import Move
+from .formulas import WIN_SLOPE
 
 
 class AnalysisError(Exception):
@@ -38,16 +39,37 @@ def from_mover(side: int, best: Optional[Move], cp: Optional[int] = None,
 
 
 class Analyser:
-    """Base class: subclasses set `label` and implement `evaluate`."""
+    """Base class: subclasses set `label` and implement `evaluate`.
+
+    What the review needs to know of an analyser's scale and noise, measured per analyser (each
+    variant's own; docs/analysis.md, "The rule"):
+    - `win_slope`: the win % logistic's coefficient per centipawn of this analyser, fitted to
+      recorded games' results (bench/win_curve.py); chess's lichess figure by default;
+    - `noise`: win % points; a drop below it is not judged (bench/analysis.py measures it: the
+      90th percentile of how far the analyser's own best move "drops" its mover's win % when the
+      position after it is searched afresh at the default nodes);
+    - `second_look`: a judged move's two positions are searched again with this many times the
+      nodes (1: no second look).
+    """
 
     label = "analyser"    # names the analyser and its limit: analysis.jsonl's "analyser" field
+    nodes = 0             # the node count of a first look
+    win_slope = WIN_SLOPE
+    noise = 0.0
+    second_look = 1
 
     def verify(self) -> None:
         """Called once before any work: AnalyserError (one line) when it cannot run at all."""
 
-    def evaluate(self, state: Any) -> Evaluation:
-        """The evaluation of a position where the game is not over."""
+    def evaluate(self, state: Any, nodes: Optional[int] = None) -> Evaluation:
+        """The evaluation of a position where the game is not over, searched to `nodes` (default
+        the analyser's own count)."""
         raise NotImplementedError
+
+    def rule_text(self) -> str:
+        """What the label adds to the analyser's name: the second look (a line made under another
+        rule is analysed again)."""
+        return f"second look x{self.second_look}" if self.second_look > 1 else "no second look"
 
     def close(self) -> None:
         """Stop whatever the analyser started (an engine process); safe to call twice."""
@@ -68,18 +90,18 @@ class SearchAnalyser(Analyser):
 
     def __init__(self, nodes: Optional[int] = None):
         self.nodes = self.default_nodes if nodes is None else nodes
-        self.label = f"ab,nodes={self.nodes}"
+        self.label = f"ab,nodes={self.nodes}, {self.rule_text()}"
 
     def search(self, state: Any, nodes: int) -> Tuple[Optional[Tuple[int, int]], int, bool]:
         raise NotImplementedError
 
-    def evaluate(self, state: Any) -> Evaluation:
-        budget = self.nodes
+    def evaluate(self, state: Any, nodes: Optional[int] = None) -> Evaluation:
+        start = budget = nodes or self.nodes
         while True:
             move, score, finished = self.search(state, budget)
             if move is not None and finished:
                 break
-            if budget >= self.nodes * self.retries:
+            if budget >= start * self.retries:
                 raise AnalyserError(f"analyser '{self.label}': {budget} nodes do not finish one ply in {state}")
             budget *= 2
         best = Move(*move)

@@ -1,17 +1,18 @@
 """The numbers of a game review, as lichess computes them (sources in docs/analysis.md):
 
 - win % (White's chances, 0..100) from an evaluation in centipawns, clamped to +-1000, a mate
-  counted as +-1000: ``50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)``;
+  counted as +-1000: ``50 + 50 * (2 / (1 + exp(-slope * cp)) - 1)``, the slope chess's
+  0.00368208 unless the analyser gives its own (fitted to its variant's games: bench/win_curve.py);
 - a move's accuracy from its mover's win % before and after it: 100 when it did not drop, else
   ``103.1668100711649 * exp(-0.04354415386753951 * drop) - 3.166924740191411 + 1``, clamped to
   0..100 (the ``+ 1`` is lichess's allowance for imperfect analysis);
 - its judgement from the drop in winning chances (win % drop / 50): inaccuracy from 0.1,
-  mistake from 0.2, blunder from 0.3;
+  mistake from 0.2, blunder from 0.3; a drop below `floor` (the analyser's noise) is not judged;
 - a side's game accuracy: the mean of the volatility-weighted mean and the harmonic mean of its
   moves' accuracies, each move weighted by the standard deviation of White's win % over a window
   of positions around it (clamped to 0.5..12);
-- a side's turning point: its move with the largest drop (the first on ties), none when no move
-  of it dropped.
+- a side's turning point: its judged move with the largest drop (the first on ties), none when
+  no move of it is judged.
 
 Pure functions of numbers; nothing here knows a game or an engine.
 """
@@ -29,15 +30,16 @@ WEIGHT_LOW, WEIGHT_HIGH = 0.5, 12.0
 DIGITS = 2                        # win % and accuracy are kept to two decimals
 
 
-def win_percent(cp: Optional[float], mate: Optional[int] = None) -> float:
+def win_percent(cp: Optional[float], mate: Optional[int] = None, slope: float = WIN_SLOPE) -> float:
     """White's win % for an evaluation from White's view: `cp` centipawns, or `mate` (moves to
-    mate, positive when White mates; 0 is not a mate distance)."""
+    mate, positive when White mates; 0 is not a mate distance); `slope` the logistic's coefficient
+    per centipawn."""
     if mate is not None:
         cp = CP_CEILING if mate > 0 else -CP_CEILING
     if cp is None:
         raise ValueError("an evaluation needs cp or mate")
     cp = max(-CP_CEILING, min(CP_CEILING, cp))
-    return 50 + 50 * (2 / (1 + math.exp(-WIN_SLOPE * cp)) - 1)
+    return 50 + 50 * (2 / (1 + math.exp(-slope * cp)) - 1)
 
 
 def mover_drop(win_before: float, win_after: float, colour: str) -> float:
@@ -55,8 +57,11 @@ def move_accuracy(drop: float) -> float:
     return max(0.0, min(100.0, raw))
 
 
-def judgement(drop: float) -> Optional[str]:
-    """None, "inaccuracy", "mistake" or "blunder" for a mover's win % drop."""
+def judgement(drop: float, floor: float = 0.0) -> Optional[str]:
+    """None, "inaccuracy", "mistake" or "blunder" for a mover's win % drop; None below `floor`
+    (win % points: a drop the analyser's own noise can make)."""
+    if drop < floor:
+        return None
     chances = drop / 50
     for threshold, name in JUDGEMENTS:
         if chances >= threshold:
@@ -82,14 +87,17 @@ def harmonic_mean(values: Sequence[float]) -> float:
     return len(values) / sum(1 / max(1.0, v) for v in values)
 
 
-def game_accuracy(wins: Sequence[float], colours: Sequence[str]) -> dict:
+def game_accuracy(wins: Sequence[float], colours: Sequence[str],
+                  accuracies: Optional[Sequence[float]] = None) -> dict:
     """{"white": accuracy or None, "black": ...}: each side's game accuracy from White's win % at
-    every position (the first, then after each move) and the mover of each move."""
+    every position (the first, then after each move) and the mover of each move; `accuracies`,
+    when given, are the moves' accuracies (else each from its drop)."""
     weights = volatility_weights(wins)
+    if accuracies is None:
+        accuracies = [move_accuracy(mover_drop(wins[i], wins[i + 1], c)) for i, c in enumerate(colours)]
     out = {}
     for side in ("white", "black"):
-        pairs = [(move_accuracy(mover_drop(wins[i], wins[i + 1], c)), weights[i])
-                 for i, c in enumerate(colours) if c == side]
+        pairs = [(accuracies[i], weights[i]) for i, c in enumerate(colours) if c == side]
         if not pairs:
             out[side] = None
             continue
@@ -99,11 +107,12 @@ def game_accuracy(wins: Sequence[float], colours: Sequence[str]) -> dict:
 
 
 def turning_point(plies: Sequence[dict], side: str) -> Optional[int]:
-    """The ply of `side`'s move with the largest drop of its win % (the first on ties); None
-    when none of its moves dropped. Each ply entry has "ply", "colour", "win_before", "win_after"."""
+    """The ply of `side`'s judged move with the largest drop of its win % (the first on ties);
+    None when none of its moves is judged. Each ply entry has "ply", "colour", "win_before",
+    "win_after", "judgement"."""
     best, worst = None, 0.0
     for entry in plies:
-        if entry["colour"] != side:
+        if entry["colour"] != side or not entry.get("judgement"):
             continue
         drop = mover_drop(entry["win_before"], entry["win_after"], side)
         if drop > worst:

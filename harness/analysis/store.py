@@ -32,6 +32,7 @@ SIDES = ("white", "black")
 JUDGEMENTS = (None, "inaccuracy", "mistake", "blunder")
 _EVALUATIONS = ("cp_before", "mate_before", "cp_after", "mate_after")
 _PERCENTS = ("win_before", "win_after", "accuracy")
+SECOND_LOOKS = (None, "before", "after", "both")
 
 
 def _whole(value: Any) -> bool:
@@ -47,12 +48,15 @@ def _ply_ok(p: Any) -> bool:
     return (isinstance(p, dict) and _whole(p.get("ply")) and p.get("colour") in SIDES
             and isinstance(p.get("move"), str) and (p.get("best") is None or isinstance(p["best"], str))
             and all(p.get(k) is None or _whole(p[k]) for k in _EVALUATIONS)
-            and all(_percent(p.get(k)) for k in _PERCENTS) and p.get("judgement") in JUDGEMENTS)
+            and all(_percent(p.get(k)) for k in _PERCENTS) and p.get("judgement") in JUDGEMENTS
+            and p.get("second_look") in SECOND_LOOKS
+            and not (p.get("judgement") and p["move"] == p.get("best")))    # a best move is never judged
 
 
 def review_of(entry: Any, record: dict) -> Optional[dict]:
     """`entry` when it is a well-formed review (the fields docs/analysis.md lists, of the right
-    kinds) of this record's moves, its plies consecutive; else None."""
+    kinds; `second_look` may be missing, as in lines written before it) of this record's moves,
+    its plies consecutive, no move equal to its best judged; else None."""
     moves = record.get("moves") or []
     if not isinstance(entry, dict) or not isinstance(entry.get("plies"), list) or not isinstance(moves, Sequence):
         return None

@@ -30,7 +30,8 @@ def ply_text(ply: dict) -> str:
     text = (f"{ply['move']}{glyph}{best}: {before} -> {after}, {side}'s win "
             f"{mover_win(ply, 'win_before'):.1f} % -> {mover_win(ply, 'win_after'):.1f} %, "
             f"accuracy {ply['accuracy']:.1f}")
-    return text + (f", {ply['judgement']}" if ply.get("judgement") else "")
+    text += f", {ply['judgement']}" if ply.get("judgement") else ""
+    return text + (f" (second look: {ply['second_look']})" if ply.get("second_look") else "")
 
 
 def turning_point_text(entry: dict, side: str) -> str:
@@ -39,7 +40,7 @@ def turning_point_text(entry: dict, side: str) -> str:
     number = (entry.get("turning_point") or {}).get(side)
     ply = next((p for p in entry.get("plies", []) if p["ply"] == number), None)
     if ply is None:
-        return f"turning point: none ({side.capitalize()}'s win % never dropped with its own move)"
+        return f"turning point: none (no move of {side.capitalize()}'s judged)"
     best = f" (best {ply['best']})" if ply.get("best") else ""
     return (f"turning point: ply {ply['ply']}, {side.capitalize()} {ply['move']}"
             f"{GLYPHS.get(ply.get('judgement'), '')}{best}, win {mover_win(ply, 'win_before'):.0f} % -> "

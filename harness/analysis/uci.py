@@ -11,6 +11,7 @@ the engine knows how close the 50-ply rule is. The score is the last ``info ... 
 before ``bestmove`` (``cp N`` or ``mate N``, from the side to move), turned to White's view.
 """
 import os
+from typing import Optional
 
 from ..agent import AgentTimeout
 from ..uci import UciEngine, UciError, find_engine, parse_score
@@ -34,8 +35,15 @@ def default_engine(variant: str) -> str:
 
 
 class UciAnalyser(Analyser):
+    # The win % curve and the noise floor are the variant's (`uci_win_slope`, `uci_noise`: for
+    # cs3243 fitted to Fairy-Stockfish's scale in recorded games, docs/analysis.md "The rule";
+    # any other UCI engine given with --analyser uci:PATH is read on the same scale)
+    second_look = 10
+
     def __init__(self, path: str, variant: Variant, nodes: int = DEFAULT_NODES,
                  timeout: float = SEARCH_TIMEOUT):
+        self.win_slope = variant.uci_win_slope
+        self.noise = variant.uci_noise
         self.path = path
         self.variant = variant
         self.nodes = nodes
@@ -51,18 +59,18 @@ class UciAnalyser(Analyser):
             self.engine.close()
             raise AnalyserError(f"analyser '{self.spec}' cannot be started: {exc}") from None
         name = self.engine.identity or os.path.basename(self.path)
-        self.label = f"{name} ({self.spec})"
+        self.label = f"{name} ({self.spec}, {self.rule_text()})"
 
     def verify(self) -> None:
         self._start()
 
-    def evaluate(self, state) -> Evaluation:
+    def evaluate(self, state, nodes: Optional[int] = None) -> Evaluation:
         try:
             if not self.engine.running:
                 self._start()
             self.engine.new_game()
             fen = self.variant.engine_fen(state)
-            line, infos = self.engine.search(fen, f"go nodes {self.nodes}", self.timeout)
+            line, infos = self.engine.search(fen, f"go nodes {nodes or self.nodes}", self.timeout)
         except (UciError, AgentTimeout) as exc:
             self.engine.close()
             raise AnalyserError(f"analyser '{self.spec}': {exc}") from None

@@ -158,6 +158,12 @@ class Variant:
     # game by the name `uci_variant`; None: no UCI engine plays it).
     default_analyser = "ab"
     uci_variant: Optional[str] = None
+    # How the UCI analyser's centipawns read as win %: the logistic slope and the noise floor in
+    # win % points (docs/analysis.md, "The rule"). By default chess's slope (lichess's 0.00368208)
+    # and the floor measured for Fairy-Stockfish in cs3243; a variant fitted to its own games
+    # says so (cs3243 does).
+    uci_win_slope = 0.00368208
+    uci_noise = 6.5
 
     def __init__(self):
         self.protocol = self.protocol_class(self)

@@ -29,6 +29,8 @@ class CS3243(Variant):
     # the game review's analyser: Fairy-Stockfish with the project's cs3243.ini (fen.VARIANT_FILE)
     default_analyser = "uci"
     uci_variant = fen.VARIANT_NAME
+    uci_win_slope = 0.00224           # fitted to 100 recorded games (bench/win_curve.py, docs/analysis.md)
+    uci_noise = 6.5
 
     def describe(self, state: Position) -> str:
         return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"
