@@ -26,7 +26,8 @@ DEFAULT_THRESHOLD = 0.5
 DEFAULT_SHARE = 0.2
 DEFAULT_TOP = 100
 
-__all__ = ["run", "Outcome", "SimilarityError", "class_members", "DEFAULT_THRESHOLD", "DEFAULT_SHARE", "DEFAULT_TOP"]
+__all__ = ["run", "Outcome", "SimilarityError", "class_members", "DEFAULT_THRESHOLD", "DEFAULT_SHARE", "DEFAULT_TOP",
+           "K", "WINDOW"]
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Source text -> a normalised token stream, by Pygments' lexers.
 
 What a copier changes without changing the program is left out or abstracted: whitespace and
-layout (dropped), comments, docstrings and preprocessor lines (dropped), names a student chose
+layout (dropped), comments, docstrings (any statement that is only a string) and preprocessor lines
+(dropped), names a student chose
 (every identifier is `N`), literals (every number is `0`, every string, f-strings included, one
 `S`). What stays is the program's shape: keywords, operators, punctuation, and the names a
 student cannot rename (builtins such as `len` and `range`, `self`, `True`, C++'s types).
@@ -14,7 +15,7 @@ from typing import List, Tuple
 
 import numpy as np
 from pygments.lexers import CppLexer, PythonLexer
-from pygments.token import Comment, Keyword, Literal, Name, Number, String, Text, Whitespace
+from pygments.token import Comment, Keyword, Name, Number, String, Text, Whitespace
 
 LEXERS = {"python": PythonLexer, "cpp": CppLexer}
 KEPT_NAMES = (Name.Builtin, Name.Exception, Name.Function.Magic)   # Name.Builtin.Pseudo is under Name.Builtin
@@ -27,16 +28,42 @@ def _lexer(language: str):
 
 def normalised(text: str, language: str) -> List[Tuple[str, int, int]]:
     """(normalised token, start offset, end offset) for each token kept, in order."""
+    python = language == "python"
     out: List[Tuple[str, int, int]] = []
-    string_open = False
+    string_open = dotted = importing = False
+    nesting, line_start, doc = 0, True, None
     for index, kind, value in _lexer(language).get_tokens_unprocessed(text):
-        if kind in Comment or kind in String.Doc or kind in Whitespace or (kind in Text and value.isspace()):
+        if (kind in Comment or kind in String.Doc or kind in Whitespace or (kind in Text and value.isspace())
+                or value.strip() == "\\"):
+            if "\n" in value and value.strip() != "\\":
+                dotted = False
+                if nesting <= 0:
+                    line_start, importing = True, False
+            continue
+        if python and (importing or (kind in Keyword.Namespace and value in ("import", "from") and line_start)):
+            importing = True                      # an import statement: boilerplate, left out whole
+            nesting += value.count("(") - value.count(")")
             continue
         end = index + len(value)
-        if kind in String or kind in Literal.String:
+        is_string = kind in String
+        if doc is not None and not (is_string and string_open) and line_start:
+            del out[doc]                          # a statement that is only a string: a docstring
+        if not (is_string and string_open):
+            doc = None
+        if kind in Name.Namespace or (dotted and (value == "." or kind in Name)):
+            if dotted:                            # a module path is one name, however the lexer split it
+                out[-1] = (out[-1][0], out[-1][1], end)
+            else:
+                out.append(("N", index, end))
+            dotted, string_open, line_start = True, False, False
+            continue
+        dotted = False
+        if is_string:
             if string_open:                       # one string, however many pieces the lexer made
                 out[-1] = (out[-1][0], out[-1][1], end)
                 continue
+            if python and line_start and nesting <= 0:
+                doc = len(out)
             token, string_open = "S", True
         else:
             string_open = False
@@ -48,7 +75,12 @@ def normalised(text: str, language: str) -> List[Tuple[str, int, int]]:
                 token = value
             else:
                 token = value.strip()
+                if python:
+                    nesting += sum(token.count(c) for c in "([{") - sum(token.count(c) for c in ")]}")
+        line_start = False
         out.append((token, index, end))
+    if doc is not None and doc == len(out) - 1:
+        del out[doc]
     return out
 
 
