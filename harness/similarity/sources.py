@@ -94,9 +94,13 @@ def member_of(name: str, kind: str, path: str, report: Callable[[str], None]) ->
     """A member from a folder (every source file under it) or one file; None (and one line) when
     it holds no source file."""
     if os.path.isdir(path):
-        files = [Source(shown, language_of(full), path=full) for full, shown in source_files(path, report)]
+        said = []
+        files = [Source(shown, language_of(full), path=full) for full, shown in source_files(path, said.append)]
+        for line in said:
+            report(line)
         if not files:
-            report(f"{path}: no source file ({' '.join(LANGUAGES)}) in this folder: {name} left out")
+            if not said:                  # a folder whose only source was a link has had its line
+                report(f"{path}: no source file ({' '.join(LANGUAGES)}) in this folder: {name} left out")
             return None
         return Member(name, kind, files)
     if not language_of(path):
