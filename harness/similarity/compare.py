@@ -24,8 +24,8 @@ from .sources import CLASS, Member, Source, read_source
 from .tokens import token_stream
 from .winnow import kgram_hashes, winnow
 
-K = 15                    # tokens per k-gram: about two lines of code
-WINDOW = 8                # winnowing window: every match of K + WINDOW - 1 = 22 tokens is seen
+K = 12                    # tokens per k-gram: about two lines of code
+WINDOW = 8                # winnowing window: every match of K + WINDOW - 1 = 19 tokens is seen
 REPEATED = 8              # a k-gram a member has more than this many times is left out of it
 COMMON_AT_LEAST = 4       # a passage is common only if more than this many class members have it
 
