@@ -559,7 +559,7 @@ def speed(students: int, earlier: int, jobs: int, seed: int) -> None:
             where = os.path.join(tmp, "class" if n < students else "earlier", f"s{n:04d}", "main.py")
             if rng.random() < 0.1:
                 label, text, language, _ = rng.choice(srcs)
-                text = disguise(text, rng.randrange(6), rng)
+                text = disguise(text, language, rng.randrange(6), rng)
             else:
                 text = "import os\nimport sys\n\n\n" + "\n\n".join(rng.sample(pool, rng.randint(20, 40))) + "\n"
                 try:
@@ -570,18 +570,25 @@ def speed(students: int, earlier: int, jobs: int, seed: int) -> None:
             write(where, text)
         print(f"speed: a class of {students} and {earlier} earlier files, {lines / (students + earlier):.0f} lines "
               f"per file on average ({len(pool)} functions drawn from; made in {time.perf_counter() - made:.0f} s)")
-        started = time.perf_counter()
+        def cpu():
+            own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+            return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+        load = os.getloadavg()[0]
+        started, cpu_started = time.perf_counter(), cpu()
         outcome = similarity.run(os.path.join(tmp, "class"), os.path.join(tmp, "out"),
                                  previous=[os.path.join(tmp, "earlier")], jobs=jobs, say=lambda line: None)
-        seconds = time.perf_counter() - started
+        seconds, cpu_seconds = time.perf_counter() - started, cpu() - cpu_started
         self_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         child_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         pairs = outcome.data["pairs"]
         compared = students * (students - 1) // 2 + students * (earlier + 2)
+        html = os.path.getsize(outcome.paths["html"]) / 1e6
         print(f"speed: {compared:,} pairs (class with class, earlier files and the 2 default references) in "
-              f"{seconds:.1f} s with --jobs {jobs}; peak memory {self_mb:.0f} MB (this process), "
+              f"{seconds:.1f} s wall with --jobs {jobs}, {cpu_seconds:.1f} s of CPU (all processes; load average "
+              f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
+        print(f"speed: peak memory {self_mb:.0f} MB (this process, the files made before included), "
               f"{child_mb:.0f} MB (largest worker); {len(pairs)} pairs listed, "
-              f"{sum(p['flagged'] for p in pairs)} flagged")
+              f"{sum(p['flagged'] for p in pairs)} flagged; similarity.html {html:.1f} MB")
 
 
 def main(argv=None) -> int:

@@ -121,6 +121,7 @@ def leave_out(p: Prepared, ignored: np.ndarray, k: int) -> None:
     p.size = int(p.counted.sum())
     repeated = values[(counts > REPEATED) & (values != 0)]
     p.fingerprints = np.setdiff1d(p.fingerprints, np.union1d(ignored, repeated), assume_unique=False)
+    p.kgrams = None                         # `kept` is what the comparison reads from now on
 
 
 def shared_fingerprints(members: Sequence[Prepared], in_class: np.ndarray) -> np.ndarray:
