@@ -34,11 +34,13 @@ import argparse
 import ast
 import builtins
 import io
+import json
 import keyword
 import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -570,25 +572,27 @@ def speed(students: int, earlier: int, jobs: int, seed: int) -> None:
             write(where, text)
         print(f"speed: a class of {students} and {earlier} earlier files, {lines / (students + earlier):.0f} lines "
               f"per file on average ({len(pool)} functions drawn from; made in {time.perf_counter() - made:.0f} s)")
-        def cpu():
-            own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-            return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         load = os.getloadavg()[0]
-        started, cpu_started = time.perf_counter(), cpu()
-        outcome = similarity.run(os.path.join(tmp, "class"), os.path.join(tmp, "out"),
-                                 previous=[os.path.join(tmp, "earlier")], jobs=jobs, say=lambda line: None)
-        seconds, cpu_seconds = time.perf_counter() - started, cpu() - cpu_started
-        self_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        child_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        pairs = outcome.data["pairs"]
+        started = time.perf_counter()
+        command = [sys.executable, "-m", "harness", "similar", os.path.join(tmp, "class"), "--previous",
+                   os.path.join(tmp, "earlier"), "--jobs", str(jobs), "--out", os.path.join(tmp, "out")]
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode:
+            print(f"speed: similar failed ({done.returncode}): {done.stderr.strip()}")
+            return
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        with open(os.path.join(tmp, "out", "similarity.json"), encoding="utf-8") as handle:
+            pairs = json.load(handle)["pairs"]
         compared = students * (students - 1) // 2 + students * (earlier + 2)
-        html = os.path.getsize(outcome.paths["html"]) / 1e6
-        print(f"speed: {compared:,} pairs (class with class, earlier files and the 2 default references) in "
-              f"{seconds:.1f} s wall with --jobs {jobs}, {cpu_seconds:.1f} s of CPU (all processes; load average "
-              f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
-        print(f"speed: peak memory {self_mb:.0f} MB (this process, the files made before included), "
-              f"{child_mb:.0f} MB (largest worker); {len(pairs)} pairs listed, "
-              f"{sum(p['flagged'] for p in pairs)} flagged; similarity.html {html:.1f} MB")
+        html = os.path.getsize(os.path.join(tmp, "out", "similarity.html")) / 1e6
+        print(f"speed: `similar` on {compared:,} pairs (class with class, earlier files and the 2 default "
+              f"references): {seconds:.1f} s wall with --jobs {jobs}, {cpu:.1f} s of CPU in all its processes "
+              f"(load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
+        print(f"speed: peak memory {after.ru_maxrss / 1024:.0f} MB (its largest process); {len(pairs)} pairs "
+              f"listed, {sum(p['flagged'] for p in pairs)} flagged; similarity.html {html:.1f} MB")
 
 
 def main(argv=None) -> int:
