@@ -28,7 +28,8 @@ Disguise levels (cumulative up to 5; 6-8 add to level 5; C++ files get levels 1-
   8 all          6 and 7
 
 Run: python bench/similarity.py [--levels 0-8] [--students 300] [--earlier 1000] [--jobs 2]
-                                [--k 15] [--window 8] [--skip-speed] [--skip-detection] [--seed 1]
+                                [--k 12] [--window 8] [--cpp PATH ...] [--skip-speed] [--skip-detection]
+                                [--seed 1]
 """
 import argparse
 import ast
@@ -421,13 +422,18 @@ def disguise(text: str, language: str, level: int, rng: random.Random) -> str:
 
 # ----------------------------------------------------------------------------- the runs
 
-def cpp_sources():
+def cpp_sources(where=(CPP_CLASS,)):
     """(label, text, language) of each C++ student of tests/fixtures/nthu_class (all its files in
-    one text per student), when the folder exists."""
+    one text per student), when the folder exists; or of the folders and files given (--cpp)."""
     found = []
-    if os.path.isdir(CPP_CLASS):
-        for name in sorted(os.listdir(CPP_CLASS)):
-            folder = os.path.join(CPP_CLASS, name)
+    for place in where:
+        if os.path.isfile(place):
+            found.append((f"cpp_{os.path.splitext(os.path.basename(place))[0]}", read(place), "cpp"))
+            continue
+        if not os.path.isdir(place):
+            continue
+        for name in sorted(os.listdir(place)):
+            folder = os.path.join(place, name)
             paths = ([os.path.join(folder, f) for f in sorted(os.listdir(folder))] if os.path.isdir(folder) else [folder])
             texts = [read(p) for p in paths if language_of(p) == "cpp" and os.path.isfile(p)]
             if texts:
@@ -435,11 +441,11 @@ def cpp_sources():
     return found
 
 
-def sources():
+def sources(cpp=(CPP_CLASS,)):
     """(label, text, language, origins)."""
     found = [(rel.replace("/", "_").replace(".py", ""), read(rel), "python", {rel}) for rel in SOURCES]
     found.append(("export_nthu_ab", program_text(), "python", set(EXPORT_SOURCES)))
-    found += [(label, text, language, {label}) for label, text, language in cpp_sources()]
+    found += [(label, text, language, {label}) for label, text, language in cpp_sources(cpp)]
     return found
 
 
@@ -449,8 +455,8 @@ def write(path: str, text: str) -> None:
         handle.write(text)
 
 
-def detection(levels, seed: int, jobs: int, k: int, window: int) -> None:
-    srcs = sources()
+def detection(levels, seed: int, jobs: int, k: int, window: int, cpp) -> None:
+    srcs = sources(cpp)
     print(f"detection: {len(srcs)} sources ({sum(s[2] == 'cpp' for s in srcs)} C++), "
           f"{len(INDEPENDENT)} independent files; threshold {similarity.DEFAULT_THRESHOLD:g}, k {k}, window {window}")
     print(f"{'level':<14}{'found':>9}{'min sim':>9}{'median':>9}{'indep. flagged':>16}{'max indep.':>12}  missed")
@@ -528,6 +534,12 @@ def template_students(tmp: str, seed: int, jobs: int, k: int, window: int) -> No
               f"{'flagged' if pair and pair['flagged'] else 'not flagged'}")
 
 
+# `python -m harness similar ...` in this process, then its own CPU seconds and its workers' on stderr
+MEASURED = ("import resource, sys; from harness.cli import main; code = main(sys.argv[1:]); "
+            "own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "print('CPU', own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime, file=sys.stderr); sys.exit(code)")
+
+
 def function_pool():
     """Every top-level function and method of this repository's Python code, as source text."""
     pool = []
@@ -575,7 +587,7 @@ def speed(students: int, earlier: int, jobs: int, seed: int) -> None:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         load = os.getloadavg()[0]
         started = time.perf_counter()
-        command = [sys.executable, "-m", "harness", "similar", os.path.join(tmp, "class"), "--previous",
+        command = [sys.executable, "-c", MEASURED, "similar", os.path.join(tmp, "class"), "--previous",
                    os.path.join(tmp, "earlier"), "--jobs", str(jobs), "--out", os.path.join(tmp, "out")]
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
         seconds = time.perf_counter() - started
@@ -584,6 +596,7 @@ def speed(students: int, earlier: int, jobs: int, seed: int) -> None:
             print(f"speed: similar failed ({done.returncode}): {done.stderr.strip()}")
             return
         cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        own, workers = (float(x) for x in done.stderr.strip().splitlines()[-1].split()[1:])
         with open(os.path.join(tmp, "out", "similarity.json"), encoding="utf-8") as handle:
             pairs = json.load(handle)["pairs"]
         compared = students * (students - 1) // 2 + students * (earlier + 2)
@@ -591,6 +604,9 @@ def speed(students: int, earlier: int, jobs: int, seed: int) -> None:
         print(f"speed: `similar` on {compared:,} pairs (class with class, earlier files and the 2 default "
               f"references): {seconds:.1f} s wall with --jobs {jobs}, {cpu:.1f} s of CPU in all its processes "
               f"(load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
+        print(f"speed: CPU of the command's own process {own:.1f} s, of its {jobs} workers {workers:.1f} s: on "
+              f"{jobs} idle cores about {own + workers / jobs:.0f} s (own + workers / {jobs}; the own process "
+              f"waits while the workers fingerprint)")
         print(f"speed: peak memory {after.ru_maxrss / 1024:.0f} MB (its largest process); {len(pairs)} pairs "
               f"listed, {sum(p['flagged'] for p in pairs)} flagged; similarity.html {html:.1f} MB")
 
@@ -605,6 +621,8 @@ def main(argv=None) -> int:
     parser.add_argument("--k", type=int, default=similarity.K, help=f"tokens per k-gram (default {similarity.K})")
     parser.add_argument("--window", type=int, default=similarity.WINDOW,
                         help=f"winnowing window (default {similarity.WINDOW})")
+    parser.add_argument("--cpp", action="append", metavar="PATH",
+                        help="C++ sources to disguise: files, or folders of students (default tests/fixtures/nthu_class)")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-detection", action="store_true")
     args = parser.parse_args(argv)
@@ -614,7 +632,7 @@ def main(argv=None) -> int:
     else:
         levels = [int(x) for x in args.levels.split(",")]
     if not args.skip_detection:
-        detection(levels, args.seed, args.jobs, args.k, args.window)
+        detection(levels, args.seed, args.jobs, args.k, args.window, args.cpp or [CPP_CLASS])
     if not args.skip_speed:
         speed(args.students, args.earlier, args.jobs, args.seed)
     return 0

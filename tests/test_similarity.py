@@ -6,6 +6,9 @@ import csv
 import json
 import os
 import shutil
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -15,6 +18,7 @@ from harness.similarity.tokens import normalised
 from harness.similarity.winnow import kgram_hashes, winnow
 from harness.variants.nthu.export import program_text
 from tests.cli_run import run_cli
+from tests.ctrl_c import ctrl_c
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "similarity")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -208,7 +212,7 @@ def test_bad_input_costs_one_line_each_and_the_rest_goes_on(basic_class, tmp_pat
     names = {p["a"] for p in data["pairs"]} | {p["b"] for p in data["pairs"]}
     assert not names & {"binary", "huge", "notes", "linked", "runner"}
     assert "5 class members" not in out and out.startswith("6 class members, 0 earlier and reference members")
-    assert "5 inputs left out or read with changes" in out
+    assert "5 inputs left out or read with changes (said on stderr)" in out
 
 
 def test_an_empty_class_or_a_missing_path_is_one_line_and_exit_2(tmp_path, capsys):
@@ -224,6 +228,23 @@ def test_an_empty_class_or_a_missing_path_is_one_line_and_exit_2(tmp_path, capsy
     assert (code, err) == (2, f"error: --reference {tmp_path / 'gone.py'} does not exist\n")
     code, _, err = run_cli(["similar", str(tmp_path / "empty"), "--threshold", "1.5"], capsys)
     assert code == 2 and "'1.5' must be above 0 and at most 1" in err
+
+
+def test_ctrl_c_stops_the_workers_and_says_one_line(tmp_path):
+    cls = tmp_path / "class"
+    texts = [fixture(name) for name in ("tictactoe.py", "maze.py", "ledger.py", "wordfreq.py", "matrix.py")]
+    for n in range(1500):
+        student(cls, f"s{n:04d}", ("main.py", texts[n % 5] + f"\nVALUE_{n} = {n}\n"))
+    proc = subprocess.Popen([sys.executable, "-m", "harness", "similar", str(cls), "--out", str(tmp_path / "out"),
+                             "--jobs", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(subprocess.run(["pgrep", "-f", "-g", str(proc.pid), "spawn_main"],
+                                                               capture_output=True, text=True).stdout.split()) < 2:
+        time.sleep(0.1)                                   # until both workers are there
+    err = ctrl_c(proc, "similar ")
+    assert (proc.returncode, err) == (130, "interrupted\n")     # no worker's traceback
+    assert not (tmp_path / "out" / "similarity.json").exists()
 
 
 def test_json_shape_and_the_csv(basic_class, tmp_path, capsys):

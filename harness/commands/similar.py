@@ -35,7 +35,7 @@ def run(args) -> int:
     if len(flagged) > 20:
         print(f"  ... and {len(flagged) - 20} more flagged pairs")
     if outcome.problems:
-        print(f"{len(outcome.problems)} inputs left out or read with changes (the lines above)")
+        print(f"{len(outcome.problems)} inputs left out or read with changes (said on stderr)")
     print(f"written: {outcome.paths['json']}, {outcome.paths['csv']}, {outcome.paths['html']}")
     return 0
 

@@ -9,6 +9,7 @@ lexed, nothing more. docs/similarity.md has the choices and the measured figures
 """
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -44,13 +45,17 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _leave_ctrl_c_to_the_parent() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops the pool (one line, exit 130)
+
+
 def prepare_all(members: Sequence[Member], jobs: Optional[int], k: int, w: int) -> list:
     """Every member read and fingerprinted, `jobs` processes at a time."""
     work = [(m, k, w) for m in members]
     jobs = min(max(1, jobs or os.cpu_count() or 1), max(1, len(work)))
     if jobs <= 1 or len(work) < 8:
         return [_prepare_one(item) for item in work]
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent) as pool:
         return pool.map(_prepare_one, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
