@@ -49,8 +49,8 @@ import tokenize
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]   # bench/html.py is not html
-sys.path.insert(0, ROOT)
+if sys.path and os.path.abspath(sys.path[0] or os.curdir) == HERE:     # run as a script (not imported by a test):
+    sys.path[0] = ROOT                                                   # bench/html.py must not hide `html`
 
 from harness import similarity  # noqa: E402
 from harness.interrupts import exit_code  # noqa: E402
@@ -373,11 +373,11 @@ def disguise_cpp(text: str, level: int, rng: random.Random) -> str:
     if level == 0:
         return text
     tokens = list(CppLexer(stripnl=False).get_tokens(text))
+    declared = _cpp_declared(tokens) - {"main"}
     mapping = {}
     out = []
     for kind, value in tokens:
-        if level >= 1 and kind in Name and kind not in Name.Builtin and value not in ("main", "std", "cin", "cout",
-                                                                                       "endl", "printf", "scanf"):
+        if level >= 1 and kind in Name and value in declared:
             value = mapping.setdefault(value, f"{rng.choice(WORDS)}_{rng.randrange(10000)}")
         if level >= 3 and kind in Comment and kind not in Comment.Preproc and kind not in Comment.PreprocFile:
             value = f"/* {rng.choice(WORDS)} {rng.choice(WORDS)} */" + ("\n" if value.endswith("\n") else "")
@@ -399,9 +399,28 @@ def disguise_cpp(text: str, level: int, rng: random.Random) -> str:
     return text
 
 
+def _cpp_declared(tokens) -> set:
+    """The names a C++ file declares: a name right after a type (`int x`, `vector<int> v`,
+    `const T& t`, `struct S`), so that the library's names (std::vector, printf) stay."""
+    from pygments.token import Comment, Keyword, Name, Text, Whitespace
+    significant = [(kind, value) for kind, value in tokens
+                   if kind not in Comment and kind not in Whitespace and not (kind in Text and value.isspace())]
+    declared = set()
+    for n, (kind, value) in enumerate(significant):
+        if kind not in Name or n == 0:
+            continue
+        back = [significant[n - i] for i in (1, 2) if n - i >= 0]
+        def typed(item):
+            return item[0] in Keyword.Type or item[1] in ("struct", "class", "auto", ">")
+        if typed(back[0]) or (back[0][1] in ("&", "*") and len(back) > 1 and typed(back[1])):
+            declared.add(value)
+    return declared
+
+
 def _shuffle_cpp_top_level(text: str, rng: random.Random) -> str:
-    """Top-level chunks that end at a depth-0 closing brace (function bodies) shuffled among
-    themselves; the rest (includes, declarations) stays first."""
+    """Top-level function definitions (chunks ending at a depth-0 closing brace) shuffled, with a
+    prototype of each (but main) before them, as a C++ copier must write; includes, types and
+    declarations stay first, in their order."""
     chunks, head, current, depth = [], [], [], 0
     for line in text.split("\n"):
         current.append(line)
@@ -409,11 +428,21 @@ def _shuffle_cpp_top_level(text: str, rng: random.Random) -> str:
         if depth == 0 and "}" in line:
             chunks.append(current)
             current = []
-        elif depth == 0 and not chunks and line.strip().startswith("#"):
+        elif depth == 0 and not chunks and (line.strip().startswith("#") or not line.strip()):
             head.extend(current)
             current = []
-    rng.shuffle(chunks)
-    return "\n".join(head + [line for chunk in chunks for line in chunk] + current)
+    functions, types = [], []
+    for chunk in chunks:
+        body = "\n".join(chunk)
+        signature = body.split("{", 1)[0]
+        code = [ln for ln in signature.split("\n") if ln.strip() and not ln.strip().startswith(("//", "/*"))]
+        is_type = not code or code[0].lstrip().startswith(("struct", "class", "enum", "union", "typedef", "using",
+                                                           "namespace", "template"))
+        (types if is_type or "(" not in signature else functions).append((chunk, " ".join(code).strip()))
+    rng.shuffle(functions)
+    prototypes = [signature + ";" for _, signature in functions if not signature.replace(" ", "").startswith("intmain(")]
+    lines = head + [ln for chunk, _ in types for ln in chunk] + prototypes + [""]
+    return "\n".join(lines + [ln for chunk, _ in functions for ln in chunk] + current)
 
 
 def disguise(text: str, language: str, level: int, rng: random.Random) -> str:

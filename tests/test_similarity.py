@@ -357,3 +357,52 @@ def test_the_page_ranks_groups_and_shows_each_flagged_pair_side_by_side(page_of,
     assert page.problems == [] and all(url.startswith("file://") for url in page.requests)
     page.screenshot(path=str(tmp_path / "similarity.png"), full_page=False)
     shutil.copy(tmp_path / "out" / "similarity.html", tmp_path / "copy.html")
+
+
+# ----------------------------------------------------------------------------- the bench's disguiser
+
+def bench_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_similarity", os.path.join(ROOT, "bench", "similarity.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bench_disguises_python_as_it_says():
+    import ast
+    import random
+    bench = bench_module()
+    text = fixture("matrix.py")
+    stream = [t for t, _, _ in normalised(text, "python")]
+    levels = {level: bench.disguise(text, "python", level, random.Random(level)) for level in range(9)}
+    for level, disguised in levels.items():
+        ast.parse(disguised)                                         # every level is still Python
+    assert levels[0] == text
+    defined = bench._defined_names(text)
+    assert {"identity", "transpose", "product", "determinant", "power", "pivot", "factor"} <= defined
+    for level in range(1, 9):
+        names = {n.id for n in ast.walk(ast.parse(levels[level])) if isinstance(n, ast.Name)}
+        kept = names & defined if level < 5 else names & defined - {"a", "b", "c"}   # the dead functions' own
+        assert kept == set(), level                                  # renamed from level 1 on
+    for level in (1, 2, 3):                                          # names, layout, comments: one token stream
+        assert [t for t, _, _ in normalised(levels[level], "python")] == stream
+    assert "\n    return [[1.0" in levels[1] and "\n  return [[1.0 " in levels[2]    # four spaces, then two
+    assert "#" not in text and "# " in levels[3] and '"""Square matrices' not in levels[3]
+    assert sorted(t for t, _, _ in normalised(levels[4], "python")) == sorted(stream)   # the same tokens, moved
+    assert len(normalised(levels[5], "python")) > len(stream)     # dead code added
+    assert levels[7].count("while") > text.count("while") == 1      # range loops become while loops
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+def test_the_bench_disguises_cpp_into_cpp_that_still_compiles(tmp_path):
+    import random
+    bench = bench_module()
+    text = fixture("primes.cpp")
+    for level in range(1, 6):
+        disguised = bench.disguise(text, "cpp", level, random.Random(level))
+        path = tmp_path / f"level{level}.cpp"
+        path.write_text(disguised, encoding="utf-8")
+        done = subprocess.run(["g++", "-fsyntax-only", str(path)], capture_output=True, text=True)
+        assert (level, done.returncode, done.stderr) == (level, 0, "")
+        assert "sieve(" not in disguised and "std::vector" in disguised      # its names renamed, the library's not
