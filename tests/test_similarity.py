@@ -192,6 +192,11 @@ def test_bad_input_costs_one_line_each_and_the_rest_goes_on(basic_class, tmp_pat
     (basic_class / "notes" / "README.txt").write_text("my answers are on paper", encoding="utf-8")
     (basic_class / "linked").mkdir()
     os.symlink("/etc/hostname", basic_class / "linked" / "main.py")
+    (basic_class / "blank.py").write_text('"""TODO"""\nimport os\n# nothing yet\n', encoding="utf-8")
+    (basic_class / "venv_inside").mkdir()
+    (basic_class / "venv_inside" / "main.py").write_text(fixture("wordfreq.py"), encoding="utf-8")
+    (basic_class / "venv_inside" / "venv" / "lib").mkdir(parents=True)
+    (basic_class / "venv_inside" / "venv" / "lib" / "ledger.py").write_text(fixture("ledger.py"), encoding="utf-8")
     marker = tmp_path / "was_run"
     (basic_class / "runner.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n" * 3, encoding="utf-8")
     code, out, err = run_cli(["similar", str(basic_class), "--out", str(tmp_path / "out"), "--no-default-references",
@@ -204,15 +209,19 @@ def test_bad_input_costs_one_line_each_and_the_rest_goes_on(basic_class, tmp_pat
         f"{c}/binary/agent.py: a binary file (NUL bytes), not source: skipped",
         f"{c}/huge/big.py: 52.4 MB, over the 2 MB a source file may have: skipped",
         f"{c}/latin/main.py: bytes that are not UTF-8 (first at byte {len(fixture('maze.py')) + 5}): "
-        f"replaced, the file is still compared"]
+        f"replaced, the file is still compared",
+        f"{c}/blank.py: no code (comments, imports and strings only, or empty): blank has nothing to compare"]
     assert not marker.exists()                                   # nothing of a student runs
     data = json.loads((tmp_path / "out" / "similarity.json").read_text(encoding="utf-8"))
     assert [(p["a"], p["b"], p["similarity"]) for p in data["pairs"] if p["flagged"]] == [
-        ("carol", "latin", 1.0), ("alice", "bob", 1.0)]             # the file with a Latin-1 byte still compared
+        ("carol", "latin", 1.0), ("alice", "bob", 1.0), ("dave", "venv_inside", 0.6152)]   # Latin-1: still compared
+    # venv_inside's venv/ (a copy of ledger.py) is not its code: only wordfreq.py is shared with dave
+    assert {(f["a"]["file"], f["b"]["file"]) for f in pair_of(data, "dave", "venv_inside")["fragments"]} == {
+        ("wordfreq.py", "main.py")}
     names = {p["a"] for p in data["pairs"]} | {p["b"] for p in data["pairs"]}
     assert not names & {"binary", "huge", "notes", "linked", "runner"}
-    assert "5 class members" not in out and out.startswith("6 class members, 0 earlier and reference members")
-    assert "5 inputs left out or read with changes (said on stderr)" in out
+    assert out.startswith("8 class members, 0 earlier and reference members")   # blank and venv_inside too
+    assert "6 inputs left out or read with changes (said on stderr)" in out
 
 
 def test_an_empty_class_or_a_missing_path_is_one_line_and_exit_2(tmp_path, capsys):

@@ -76,7 +76,8 @@ def prepare(member: Member, k: int = K, w: int = WINDOW) -> Prepared:
         prints.append(hashes[winnow(hashes, w)])
         files.append(source)
     if files and not sum(len(x) for x in kgrams):
-        problems.append(f"{member.name}: no code in its source files")
+        where = ", ".join(source.path or source.shown for source in files)
+        problems.append(f"{where}: no code (comments, imports and strings only, or empty): {member.name} has nothing to compare")
 
     def joined(parts, dtype):
         return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)

@@ -14,7 +14,7 @@ from ..results import ResultsError
 
 LANGUAGES = {".py": "python", ".cpp": "cpp", ".cc": "cpp", ".h": "cpp", ".hpp": "cpp"}
 MAX_FILE_BYTES = 2 * 1024 * 1024      # a submission's source file is far smaller; a bigger one is skipped
-SKIPPED_FOLDERS = {"__pycache__", "node_modules", "venv", ".venv"}
+SKIPPED_FOLDERS = {"__pycache__", "node_modules", "venv", ".venv", "site-packages", "dist-packages"}   # not theirs
 CLASS, PREVIOUS, REFERENCE = "class", "previous", "reference"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
