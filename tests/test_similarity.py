@@ -138,6 +138,16 @@ def test_passages_in_more_than_a_share_of_the_class_are_ignored(tmp_path):
     assert sum(p["flagged"] for p in five) == 9
 
 
+def test_tiny_files_alike_are_not_flagged(tmp_path):
+    cls = tmp_path / "class"
+    tiny = "def answer(board):\n    for move in board.moves():\n        return move\n    return None\n"
+    student(cls, "olga", ("main.py", tiny))
+    student(cls, "pete", ("main.py", tiny.replace("answer", "reply").replace("move", "m")))
+    outcome = similarity.run(str(cls), str(tmp_path / "out"), default_refs=False, jobs=1, say=lambda line: None)
+    assert [(p["a"], p["b"], p["similarity"], p["shared_tokens"], p["flagged"]) for p in outcome.data["pairs"]] == [
+        ("olga", "pete", 1.0, 19, False)]                      # identical, but 19 tokens are no evidence
+
+
 def test_previous_classes_and_references_are_named_and_compared_with_the_class_only(basic_class, tmp_path):
     earlier = tmp_path / "2023"
     student(earlier, "zoe", "tictactoe.py")
@@ -266,7 +276,8 @@ def test_json_shape_and_the_csv(basic_class, tmp_path, capsys):
     assert sims == sorted(sims, reverse=True)
     for p in data["pairs"]:
         assert set(p) == {"a", "b", "similarity", "flagged", "shared_tokens", "longest_fragment", "fragments"}
-        assert 0 <= p["similarity"] <= 1 and p["flagged"] == (p["similarity"] >= 0.6)
+        assert 0 <= p["similarity"] <= 1
+        assert p["flagged"] == (p["similarity"] >= 0.6 and p["shared_tokens"] >= compare.MIN_SHARED)
         assert p["longest_fragment"] == max(f["tokens"] for f in p["fragments"]) >= compare.K
         for f in p["fragments"]:
             assert set(f) == {"tokens", "a", "b"} and set(f["a"]) == {"file", "lines"}

@@ -11,13 +11,14 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .compare import COMMON_AT_LEAST, K, WINDOW, candidates, common_hashes, fragments, leave_out, pair_figures
+from .compare import COMMON_AT_LEAST, K, MIN_SHARED, WINDOW, candidates, common_hashes, fragments, leave_out, pair_figures
 from .compare import _prepare_one, unique_kgrams
 from .output import fragment_json, write_all
 from .sources import (CLASS, SimilarityError, class_members, default_references, previous_members, reference_members,
@@ -28,7 +29,7 @@ DEFAULT_SHARE = 0.2
 DEFAULT_TOP = 100
 
 __all__ = ["run", "Outcome", "SimilarityError", "class_members", "DEFAULT_THRESHOLD", "DEFAULT_SHARE", "DEFAULT_TOP",
-           "K", "WINDOW"]
+           "K", "WINDOW", "MIN_SHARED"]
 
 
 @dataclass
@@ -55,7 +56,16 @@ def prepare_all(members: Sequence[Member], jobs: Optional[int], k: int, w: int) 
     jobs = min(max(1, jobs or os.cpu_count() or 1), max(1, len(work)))
     if jobs <= 1 or len(work) < 8:
         return [_prepare_one(item) for item in work]
-    with multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent) as pool:
+    # the workers are born with Ctrl-C ignored (a Ctrl-C while they start would print their tracebacks);
+    # the parent's own Ctrl-C is back as soon as they are started, and stops the pool
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+    try:
+        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    with pool:
         return pool.map(_prepare_one, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
@@ -104,7 +114,7 @@ def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: 
             continue
         figures = pair_figures(a, b, found)
         pairs.append({"a": a.name, "b": b.name, "similarity": round(figures["similarity"], 4),
-                      "flagged": figures["similarity"] >= threshold,
+                      "flagged": figures["similarity"] >= threshold and figures["shared_tokens"] >= MIN_SHARED,
                       "shared_tokens": figures["shared_tokens"], "longest_fragment": figures["longest_fragment"],
                       "fragments": [fragment_json(a, b, f) for f in sorted(found, key=lambda f: (-f.tokens, f.a))]})
     pairs.sort(key=lambda p: (-p["similarity"], -p["shared_tokens"], p["a"], p["b"]))
@@ -112,7 +122,8 @@ def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: 
     settings = {"members": len(class_prep), "previous": sum(p.kind == "previous" for p in prepared),
                 "references": sum(p.kind == "reference" for p in prepared),
                 "template_files": len(template_prep.files) if template_prep else 0,
-                "share": share, "common_at_least": COMMON_AT_LEAST, "k": k, "window": window}
+                "share": share, "common_at_least": COMMON_AT_LEAST, "k": k, "window": window,
+                "min_shared": MIN_SHARED}
     paths = write_all(out_dir, data, {p.name: p for p in prepared}, settings, problems)
     return Outcome(data, paths, problems, len(class_prep), len(prepared) - len(class_prep),
                    time.perf_counter() - started)

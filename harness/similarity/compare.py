@@ -28,6 +28,7 @@ K = 12                    # tokens per k-gram: about two lines of code
 WINDOW = 8                # winnowing window: every match of K + WINDOW - 1 = 19 tokens is seen
 REPEATED = 8              # a k-gram a member has more than this many times is left out of it
 COMMON_AT_LEAST = 4       # a passage is common only if more than this many class members have it
+MIN_SHARED = 30           # a pair sharing fewer tokens is never flagged: tiny files are alike by nature
 
 
 @dataclass
