@@ -19,7 +19,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from .compare import COMMON_AT_LEAST, K, MIN_SHARED, WINDOW, candidates, common_hashes, fragments, leave_out, pair_figures
-from .compare import _prepare_one, unique_kgrams
+from .compare import prepare_packed, unique_kgrams
 from .output import fragment_json, write_all
 from .sources import (CLASS, SimilarityError, class_members, default_references, previous_members, reference_members,
                       template_sources, Member)
@@ -55,7 +55,7 @@ def prepare_all(members: Sequence[Member], jobs: Optional[int], k: int, w: int) 
     work = [(m, k, w) for m in members]
     jobs = min(max(1, jobs or os.cpu_count() or 1), max(1, len(work)))
     if jobs <= 1 or len(work) < 8:
-        return [_prepare_one(item) for item in work]
+        return [prepare_packed(item) for item in work]
     # the workers are born with Ctrl-C ignored (a Ctrl-C while they start would print their tracebacks);
     # the parent's own Ctrl-C is back as soon as they are started, and stops the pool
     main_thread = threading.current_thread() is threading.main_thread()
@@ -66,7 +66,7 @@ def prepare_all(members: Sequence[Member], jobs: Optional[int], k: int, w: int) 
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     with pool:
-        return pool.map(_prepare_one, work, chunksize=max(1, len(work) // (jobs * 8)))
+        return pool.map(prepare_packed, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
 def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: Sequence[str] = (),

@@ -86,7 +86,8 @@ def prepare(member: Member, k: int = K, w: int = WINDOW) -> Prepared:
                     joined(first, np.int32), joined(last, np.int32), np.unique(joined(prints, np.uint64)), problems)
 
 
-def _prepare_one(args):
+def prepare_packed(args) -> Prepared:
+    """prepare(member, k, w) from one tuple (a pool's map)."""
     return prepare(*args)
 
 

@@ -109,8 +109,7 @@ def member_of(name: str, kind: str, path: str, report: Callable[[str], None]) ->
     return Member(name, kind, [Source(os.path.basename(path), language_of(path), path=path)])
 
 
-def class_members(class_dir: str, report: Callable[[str], None], kind: str = CLASS,
-                  prefix: str = "") -> List[Member]:
+def class_members(class_dir: str, report: Callable[[str], None], kind: str = CLASS) -> List[Member]:
     """The members of a class folder, as `grade` reads a class: each sub-folder is a student
     (named by the folder; all its source files count) and each loose source file directly in it
     (named by its stem; grade itself takes loose .py files only). Names starting with "." or "_"
@@ -130,7 +129,6 @@ def class_members(class_dir: str, report: Callable[[str], None], kind: str = CLA
             name = os.path.splitext(entry)[0]
         else:
             continue
-        name = prefix + name
         if name in members:
             report(f"{full}: a second submission of student '{name}' (a folder and a loose file?): skipped")
             continue
@@ -154,7 +152,7 @@ def previous_members(folders: Sequence[str], report: Callable[[str], None]) -> L
     members, taken = [], set()
     for folder in folders:
         label = os.path.basename(os.path.normpath(folder))
-        found = class_members(folder, report, PREVIOUS, prefix="")
+        found = class_members(folder, report, PREVIOUS)
         if not found:
             report(f"{folder}: no member with source files in this earlier class")
         for member in found:
