@@ -113,8 +113,9 @@ def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: 
         if not found:
             continue
         figures = pair_figures(a, b, found)
-        pairs.append({"a": a.name, "b": b.name, "similarity": round(figures["similarity"], 4),
-                      "flagged": figures["similarity"] >= threshold and figures["shared_tokens"] >= MIN_SHARED,
+        similar = round(figures["similarity"], 4)        # flagged by the figure shown, not a hidden digit
+        pairs.append({"a": a.name, "b": b.name, "similarity": similar,
+                      "flagged": similar >= threshold and figures["shared_tokens"] >= MIN_SHARED,
                       "shared_tokens": figures["shared_tokens"], "longest_fragment": figures["longest_fragment"],
                       "fragments": [fragment_json(a, b, f) for f in sorted(found, key=lambda f: (-f.tokens, f.a))]})
     pairs.sort(key=lambda p: (-p["similarity"], -p["shared_tokens"], p["a"], p["b"]))
