@@ -55,6 +55,7 @@ if sys.path and os.path.abspath(sys.path[0] or os.curdir) == HERE:     # run as 
 from harness import similarity  # noqa: E402
 from harness.interrupts import exit_code  # noqa: E402
 from harness.similarity.sources import language_of  # noqa: E402
+from harness.similarity.tokens import normalised  # noqa: E402
 from harness.variants.nthu.export import SOURCES as EXPORT_SOURCES, program_text  # noqa: E402
 
 SOURCES = ("AB.py", "agents/minimax.py", "agents/smart.py", "agents/nthu/search.py", "agents/nthu/baselines.py",
@@ -452,30 +453,45 @@ def disguise(text: str, language: str, level: int, rng: random.Random) -> str:
 # ----------------------------------------------------------------------------- the runs
 
 def cpp_sources(where=(CPP_CLASS,)):
-    """(label, text, language) of each C++ student of tests/fixtures/nthu_class (all its files in
-    one text per student), when the folder exists; or of the folders and files given (--cpp)."""
+    """(label, text, language, origins) of each C++ student of tests/fixtures/nthu_class (its
+    students/ folder when it has one; all of a student's C++ files, any depth, as one text), or
+    of the folders and files given (--cpp). Students under 100 tokens are left out (too small to
+    tell a copy by), and students whose normalised token streams are the same (the course's
+    baselines at other depths) are one source whose origins are all of them."""
     found = []
     for place in where:
         if os.path.isfile(place):
-            found.append((f"cpp_{os.path.splitext(os.path.basename(place))[0]}", read(place), "cpp"))
+            found.append((f"cpp_{os.path.splitext(os.path.basename(place))[0]}", read(place)))
             continue
+        if os.path.isdir(os.path.join(place, "students")):
+            place = os.path.join(place, "students")
         if not os.path.isdir(place):
             continue
         for name in sorted(os.listdir(place)):
             folder = os.path.join(place, name)
-            paths = ([os.path.join(folder, f) for f in sorted(os.listdir(folder))] if os.path.isdir(folder) else [folder])
+            paths = sorted(os.path.join(top, f) for top, _, files in os.walk(folder) for f in files) \
+                if os.path.isdir(folder) else [folder]
             texts = [read(p) for p in paths if language_of(p) == "cpp" and os.path.isfile(p)]
             if texts:
-                found.append((f"cpp_{name}", "\n".join(texts), "cpp"))
-    return found
+                found.append((f"cpp_{name}", "\n".join(texts)))
+    kept, seen = [], {}
+    for label, text in found:
+        stream = tuple(t for t, _, _ in normalised(text, "cpp"))
+        if len(stream) < 100:
+            continue
+        if stream in seen:
+            seen[stream][3].add(label)
+            continue
+        seen[stream] = (label, text, "cpp", {label})
+        kept.append(seen[stream])
+    return kept
 
 
 def sources(cpp=(CPP_CLASS,)):
     """(label, text, language, origins)."""
     found = [(rel.replace("/", "_").replace(".py", ""), read(rel), "python", {rel}) for rel in SOURCES]
     found.append(("export_nthu_ab", program_text(), "python", set(EXPORT_SOURCES)))
-    found += [(label, text, language, {label}) for label, text, language in cpp_sources(cpp)]
-    return found
+    return found + cpp_sources(cpp)
 
 
 def write(path: str, text: str) -> None:
