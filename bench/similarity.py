@@ -47,6 +47,8 @@ import tempfile
 import time
 import tokenize
 
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 if sys.path and os.path.abspath(sys.path[0] or os.curdir) == HERE:     # run as a script (not imported by a test):
@@ -55,6 +57,8 @@ if sys.path and os.path.abspath(sys.path[0] or os.curdir) == HERE:     # run as 
 from harness import similarity  # noqa: E402
 from harness.interrupts import exit_code  # noqa: E402
 from harness.similarity.sources import language_of  # noqa: E402
+from harness.similarity import compare  # noqa: E402
+from harness.similarity.sources import Member, Source  # noqa: E402
 from harness.similarity.tokens import normalised  # noqa: E402
 from harness.variants.nthu.export import SOURCES as EXPORT_SOURCES, program_text  # noqa: E402
 
@@ -456,8 +460,8 @@ def cpp_sources(where=(CPP_CLASS,)):
     """(label, text, language, origins) of each C++ student of tests/fixtures/nthu_class (its
     students/ folder when it has one; all of a student's C++ files, any depth, as one text), or
     of the folders and files given (--cpp). Students under 100 tokens are left out (too small to
-    tell a copy by), and students whose normalised token streams are the same (the course's
-    baselines at other depths) are one source whose origins are all of them."""
+    tell a copy by), and students that are copies of each other (similarity at the threshold or
+    more: a fixture's variations of one program) are one source whose origins are all of them."""
     found = []
     for place in where:
         if os.path.isfile(place):
@@ -474,17 +478,21 @@ def cpp_sources(where=(CPP_CLASS,)):
             texts = [read(p) for p in paths if language_of(p) == "cpp" and os.path.isfile(p)]
             if texts:
                 found.append((f"cpp_{name}", "\n".join(texts)))
-    kept, seen = [], {}
+    found = [(label, text) for label, text in found if len(normalised(text, "cpp")) >= 100]
+    prepared = []
     for label, text in found:
-        stream = tuple(t for t, _, _ in normalised(text, "cpp"))
-        if len(stream) < 100:
-            continue
-        if stream in seen:
-            seen[stream][3].add(label)
-            continue
-        seen[stream] = (label, text, "cpp", {label})
-        kept.append(seen[stream])
-    return kept
+        p = compare.prepare(Member(label, "class", [Source(label + ".cpp", "cpp", text=text)]))
+        compare.leave_out(p, np.zeros(0, dtype=np.uint64), compare.K)
+        prepared.append(p)
+    kept = []                  # one source per group of students that are copies of each other
+    for (label, text), p in zip(found, prepared):
+        twin = next((k for k in kept if compare.pair_figures(k[4], p, compare.fragments(k[4], p, compare.K))
+                     ["similarity"] >= similarity.DEFAULT_THRESHOLD), None)
+        if twin is None:
+            kept.append((label, text, "cpp", {label}, p))
+        else:
+            twin[3].add(label)
+    return [k[:4] for k in kept]
 
 
 def sources(cpp=(CPP_CLASS,)):
