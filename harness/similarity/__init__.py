@@ -7,17 +7,15 @@ passages, compares every pair with a class member (compare.py) and writes simila
 similarity.csv and similarity.html (output.py). No file of a student is run: files are read and
 lexed, nothing more. docs/similarity.md has the choices and the measured figures.
 """
-import multiprocessing
 import os
-import signal
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
+from ..series import in_task_order, worker_pool
 from .compare import COMMON_AT_LEAST, K, MIN_SHARED, WINDOW, candidates, common_hashes, fragments, leave_out, pair_figures
 from .compare import prepare_packed, unique_kgrams
 from .output import fragment_json, write_all
@@ -46,27 +44,15 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _leave_ctrl_c_to_the_parent() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops the pool (one line, exit 130)
-
-
 def prepare_all(members: Sequence[Member], jobs: Optional[int], k: int, w: int) -> list:
-    """Every member read and fingerprinted, `jobs` processes at a time."""
+    """Every member read and fingerprinted, `jobs` processes at a time (the series' worker pool:
+    its workers leave Ctrl-C to this process, which stops them at once)."""
     work = [(m, k, w) for m in members]
     jobs = min(max(1, jobs or os.cpu_count() or 1), max(1, len(work)))
-    if jobs <= 1 or len(work) < 8:
-        return [prepare_packed(item) for item in work]
-    # the workers are born with Ctrl-C ignored (a Ctrl-C while they start would print their tracebacks);
-    # the parent's own Ctrl-C is back as soon as they are started, and stops the pool
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
-    try:
-        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-    with pool:
-        return pool.map(prepare_packed, work, chunksize=max(1, len(work) // (jobs * 8)))
+    if len(work) < 8:
+        jobs = 1
+    with worker_pool(jobs, len(work)) as run_tasks:
+        return in_task_order(run_tasks, prepare_packed, work)
 
 
 def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: Sequence[str] = (),
