@@ -240,6 +240,7 @@ def contained(argv: Sequence[str], workdir: str, box: BoxSettings, limit: Option
     if limit is not None and TIMEOUT_PROGRAM:
         argv = [TIMEOUT_PROGRAM, "--kill-after", f"{grace:g}", f"{limit:g}", *argv]
     launcher = [sys.executable, "-S", LAUNCHER, workdir, *argv]
+    os.chmod(workdir, 0o777)     # run as root, the box's program has a user id of its own
     command, settings = box_command(box, launcher, home, writable=[workdir])
     return command, untrusted_env(workdir, {BOX_ENV: settings[BOX_ENV]})
 

@@ -1,13 +1,15 @@
 """`grade CLASS_DIR --out DIR`: a whole class's files, boxed, against the course's opponents."""
 import os
 
-from .. import cluster, grade, players
+from .. import cluster, grade, grading, players
 from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS
 from .common import (UsageError, add_game_options, add_game_time_option, add_run_options, agent_spec, opponent_list,
                      positive_int, progress_mode, runs_in, series_limits)
 
 
 def run(args) -> int:
+    if variant_has_grader(args):
+        return grading.grade(args)       # NTHU repositories, Congo programs: harness/grading
     limits = series_limits(args)
     if limits["openings"]:
         raise UsageError("grade plays from the course's start position; --openings is for series, "
@@ -46,4 +48,14 @@ def add_parser(sub) -> None:
     add_game_options(p, "game i against each opponent is played with seed S+i (default 0)")
     add_game_time_option(p, COURSE_GAME_SECONDS)
     add_run_options(p, box=False)
+    grading.add_class_options(p)
     p.set_defaults(run=run)
+
+
+def variant_has_grader(args) -> bool:
+    """Does the course of --variant grade a class with a grader of its own (harness/grading)?"""
+    from ..variants import UnknownVariant, find_variant
+    try:
+        return grading.grader_of(find_variant(args.variant)) is not None
+    except UnknownVariant:
+        return False                     # series_limits says so in one line

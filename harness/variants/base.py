@@ -149,6 +149,9 @@ class Variant:
     report_colour = "white"
     pass_marks: Dict[str, float] = {}
     game_seconds: Optional[float] = None
+    # how `grade` grades a class of this course: None, the CS3243 grader (a file per student
+    # against opponents); else a key of harness.grading.GRADERS ("repositories", "programs")
+    class_grading: Optional[str] = None
 
     def __init__(self):
         self.protocol = self.protocol_class(self)

@@ -1,0 +1,46 @@
+"""Grading a class in the courses whose work is not a CS3243 AB.py: NTHU MiniChess repositories
+(built, laddered against the baselines, ranked) and Congo programs (judged part by part).
+
+A variant names the kind of class grading its course has as data (`Variant.class_grading`, a key
+of `GRADERS`); `grade --variant NAME` hands the class to that grader. The variants never import
+this package (it sits above them); the keys are the only link.
+"""
+import importlib
+from typing import Optional
+
+GRADERS = {
+    "repositories": "harness.grading.nthu_class",    # NTHU: a repository per student, make submission
+    "programs": "harness.grading.congo_class",       # Congo: a program per part, exact answers
+}
+
+
+def grader_of(variant) -> Optional[object]:
+    """The module that grades a class of `variant`'s course (its `grade(args)` runs the command),
+    or None when the course is graded by harness.grade (CS3243)."""
+    key = getattr(variant, "class_grading", None)
+    if key is None:
+        return None
+    return importlib.import_module(GRADERS[key])
+
+
+def add_class_options(p) -> None:
+    """The grade command's options of the NTHU and Congo class graders."""
+    p.add_argument("--ranking-bonus", default=None, metavar="P1,P2,...",
+                   help="nthu: points added for class ranks 1, 2, ... (default: none, the rank is only listed)")
+    p.add_argument("--rules-penalty", type=float, default=0.0, metavar="P",
+                   help="nthu: points taken from a student whose compiled files break the course's rules "
+                        "(default 0: the problems are listed, not scored)")
+    p.add_argument("--build-timeout", type=float, default=120.0, metavar="SECONDS",
+                   help="nthu: wall-clock seconds a `make submission` may take (default 120)")
+    p.add_argument("--cases", type=int, default=100, metavar="N",
+                   help="congo: generated cases per part (default 100)")
+    p.add_argument("--run-timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="congo: seconds one run of a program may take (default 60; 10 per case run alone)")
+    p.set_defaults(memory_mb=None)      # each course's own default (cs3243 2048, nthu 4096)
+
+
+def grade(args):
+    """The grade command's run for a course with a class grader of its own, or None (CS3243)."""
+    from ..variants import find_variant
+    grader = grader_of(find_variant(args.variant))
+    return None if grader is None else grader.run(args)
