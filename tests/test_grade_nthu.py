@@ -122,7 +122,7 @@ def test_a_committed_binary_is_never_run(graded):
 
 def test_rules_problems_are_listed_from_the_compiled_files_only(graded):
     rows = graded[3]
-    assert rows["threads"]["rules"] == ["src/policy/submission.cpp:3: <thread>: multi-threading",
+    assert rows["threads"]["rules"] == ["src/policy/submission.cpp:4: <thread>: multi-threading",
                                         "src/policy/submission.cpp:35: threads"]
     # the template's main.cpp calls system() but is not compiled: no problem for anyone else
     assert all(rows[name]["rules"] == [] for name in ("alphabeta7", "greedy", "stale_binary"))

@@ -142,12 +142,17 @@ def strip_comments(text: str) -> str:
             block = text[i:n if end < 0 else end + 2]
             out.append("\n" * block.count("\n"))
             i = n if end < 0 else end + 2
-        elif text[i] == '"' and not re.search(r"#\s*include\s*$", text[text.rfind("\n", 0, i) + 1:i]):
-            j = i + 1
-            while j < n and text[j] != '"' and text[j] != "\n":
+        elif (i == 0 or text[i - 1] == "\n") and INCLUDE.match(text[i:text.find("\n", i) if "\n" in text[i:] else n]):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(text[i:end])                 # an #include line as it is
+            i = end
+        elif text[i] in "\"'":
+            quote, j = text[i], i + 1
+            while j < n and text[j] != quote and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
-            out.append('""')
-            i = j + 1
+            out.append(quote * 2)
+            i = j + 1 if j < n and text[j] == quote else j
         else:
             out.append(text[i])
             i += 1
