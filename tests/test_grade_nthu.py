@@ -279,3 +279,29 @@ for line in sys.stdin:
         assert agent.engine.identity == ("CLEAN" if boxed else "FOUND")
     finally:
         agent.close()
+
+
+def test_ctrl_c_stops_the_grading_and_resume_finishes_it(tmp_path):
+    from tests.ctrl_c import ctrl_c
+    import time
+    class_dir = make_nthu_class(str(tmp_path / "class"), ["greedy", "sigterm_ignorer"])
+    out = str(tmp_path / "out")
+    command = [sys.executable, "-m", "harness", "grade", class_dir, "--variant", "nthu", "--out", out,
+               "--move-timeout", "1", "--jobs", "2", "--quiet"]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    games = os.path.join(out, "students", "sigterm_ignorer", "games")
+    while not os.path.isdir(games) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    time.sleep(1.5)                 # the ignorer is in the middle of a move
+    err = ctrl_c(proc, "grade --variant nthu ")
+    assert proc.returncode == 130
+    assert "--resume" in err.strip().splitlines()[-1]
+    assert not os.path.exists(os.path.join(out, "gradebook.json"))
+    done = subprocess.run(command + ["--resume"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    with open(os.path.join(out, "gradebook.json")) as handle:
+        rows = {row["student"]: row for row in json.load(handle)["students"]}
+    assert rows["sigterm_ignorer"]["baselines"] == rows["greedy"]["baselines"]
+    assert rows["greedy"]["points"] == 1

@@ -9,6 +9,7 @@ from .common import (UsageError, add_game_options, add_game_time_option, add_run
 
 def run(args) -> int:
     if variant_has_grader(args):
+        runs_in(args.out, args)
         return grading.grade(args)       # NTHU repositories, Congo programs: harness/grading
     limits = series_limits(args)
     if limits["openings"]:
