@@ -48,6 +48,7 @@ CASE_TIMEOUT = 10.0
 BUILD_TIMEOUT = 120.0
 SHOW = 5                        # differences kept per part in the report
 CXX_FLAGS = ("-std=c++17", "-O2")
+TESTER_HINT = "(--show K shows K, --json FILE writes them all)"     # congo test's options, not grade's
 STATE_FILE = "state.json"
 CSV_FIELDS = ["student"] + [f"{p}_{f}" for p in PARTS for f in ("passed", "build")] + ["cases", "score"]
 
@@ -139,9 +140,10 @@ def _judge(task: dict) -> tuple:
     options = part_options(part)
     verdict = report.Verdict(part, f"--edition {options.edition}", task["seed"], options.edition, cases,
                              differences, failures)
+    shown = report.text(verdict, SHOW).replace(TESTER_HINT, f"(report.json keeps the first {SHOW} and the failures)")
+    kept = report.to_json(verdict)
     result = {"passed": verdict.agree, "cases": count, "build": "ok", "seconds": round(time.monotonic() - started, 2),
-              "text": report.text(verdict, SHOW), "first_differences": report.to_json(verdict)["differences"][:SHOW],
-              "failures": report.to_json(verdict)["failures"][:SHOW]}
+              "text": shown, "first_differences": kept["differences"][:SHOW], "failures": kept["failures"][:SHOW]}
     if note:
         result["note"] = note
     return key, result
@@ -235,7 +237,10 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
                 if program is not None and program.endswith(".cpp") and cxx is None:
                     raise ClassError("g++ is not installed (Debian: apt-get install g++); it builds the PART.cpp "
                                      "programs")
-                tasks.append({"student": student.name, "part": part, "program": program, "count": count})
+                if program is None:
+                    results[student.name][part] = {"passed": 0, "cases": count, "build": "missing"}
+                else:
+                    tasks.append({"student": student.name, "part": part, "program": program, "count": count})
         clock = Clock(len(students) * len(PARTS) * count, "cases",
                       done=sum(r["cases"] for parts in results.values() for r in parts.values()))
         expected = {}
