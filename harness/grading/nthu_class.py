@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from .. import box as boxing
 from ..report import project_version
-from ..results import hold_folder, write_json
+from ..results import changed_files, hold_folder, read_settings, write_json
 from ..series import SeriesPlan, run_plans, worker_pool
 from ..tournament import FitError, build_tournament_report, crosstable, plan_tournament
 from ..variants.nthu.grading import BASELINES, agent_result, pair_passes
@@ -169,6 +169,8 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
     for a, b, plan in laid_out:
         plan.label = f"{name_of[a]} vs {name_of[b]}"
         plan.out = os.path.join(out, RANKING, f"{name_of[a]}-vs-{name_of[b]}")
+        if changed_files(read_settings(plan.out), plan.settings()):
+            shutil.rmtree(plan.out)          # a student rebuilt since: the pair is played again
     say(f"ranking: a round robin of {len(players)} students, {2 * len(laid_out)} games")
     records = run_plans([plan for *_, plan in laid_out], jobs=jobs, resume=True, fresh=False,
                         progress=progress, executor=executor, say=lambda text: None, hold=False, label="ranking")
