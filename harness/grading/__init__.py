@@ -34,8 +34,8 @@ def add_class_options(p) -> None:
                    help="nthu: wall-clock seconds a `make submission` may take (default 120)")
     p.add_argument("--cases", type=int, default=100, metavar="N",
                    help="congo: generated cases per part (default 100)")
-    p.add_argument("--run-timeout", type=float, default=60.0, metavar="SECONDS",
-                   help="congo: seconds one run of a program may take (default 60; 10 per case run alone)")
+    p.add_argument("--run-timeout", type=float, default=300.0, metavar="SECONDS",
+                   help="congo: seconds the run of all cases may take (default 300; then each case alone, --move-timeout)")
     p.set_defaults(memory_mb=None)      # each course's own default (cs3243 2048, nthu 4096)
 
 

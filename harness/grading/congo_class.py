@@ -43,7 +43,7 @@ from .common import (GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS, ClassError, Clock,
 VARIANT = "congo"
 PARTS = programs.PROGRAMS
 CASES = 100
-RUN_TIMEOUT = 60.0
+RUN_TIMEOUT = 300.0         # the run of all cases: a slow Python search at depth 4 takes 1-2 s a case
 CASE_TIMEOUT = 10.0
 BUILD_TIMEOUT = 120.0
 SHOW = 5                        # differences kept per part in the report
@@ -147,6 +147,25 @@ def _judge(task: dict) -> tuple:
     if note:
         result["note"] = note
     return key, result
+
+
+def judged_parts(tasks: List[dict], jobs: int, executor=None):
+    """`_judge`'s (key, result) for every task as each ends: on the local pool (`jobs` processes) or
+    on `executor` (harness.cluster's Dask runner), whose queued parts are cancelled if the caller
+    stops early."""
+    if not tasks:
+        return
+    if executor is None:
+        with worker_pool(jobs, len(tasks)) as run:
+            yield from run(_judge, tasks)
+        return
+    finished = False
+    try:
+        yield from executor.run(_judge, tasks)
+        finished = True
+    finally:
+        if not finished:
+            executor.cancel()
 
 
 def student_row(name: str, parts: Dict[str, dict]) -> dict:
@@ -254,9 +273,9 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
                         build_timeout=BUILD_TIMEOUT, box=box.to_dict() if box else None, python=python, cxx=cxx)
         if tasks:
             say(f"judging {len(tasks)} parts of {len(judged)} students ({clock})")
-        stream = executor.run(_judge, tasks) if executor is not None and tasks else None
-        with worker_pool(1 if stream else jobs, len(tasks)) as run:
-            for (name, part), result in (stream if stream is not None else run(_judge, tasks)):
+        stream = judged_parts(tasks, jobs, executor)
+        try:
+            for (name, part), result in stream:
                 result.pop("worker", None)
                 results[name][part] = result
                 state_path = os.path.join(out_folder(out, name), STATE_FILE)
@@ -265,6 +284,8 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
                 write_json(state_path, state)
                 clock.add(count)
                 lines(f"{name} {part}: {result['passed']}/{count} ({clock})")
+        finally:
+            stream.close()          # Ctrl-C, an error: the pool stopped at once, the cluster's queue dropped
         rows = []
         for student in students:
             row = student_row(student.name, results[student.name])
