@@ -155,7 +155,7 @@ class UciEngine:
                 self.workdir = tempfile.mkdtemp(prefix="uci-engine-")
             if not os.path.isfile(command[0]):
                 why = "it is a folder: give the engine's program file in it" if os.path.isdir(command[0]) else \
-                    "no such file"
+                    "No such file or directory"
                 raise UciError(f"cannot start engine '{self.path}': {why}")
             command, env = self.contain(command, self.workdir)
         try:

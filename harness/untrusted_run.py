@@ -236,6 +236,8 @@ def contained(argv: Sequence[str], workdir: str, box: BoxSettings, limit: Option
     argv = list(argv)
     if argv and argv[0] == sys.executable:
         argv[0] = os.path.realpath(sys.executable)     # a venv's link is not shown in the box
+    if bwrap()[0] is not None and os.geteuid() == 0:
+        _copy_unreachable(argv, workdir)
     home = os.path.join(home_of(argv, workdir), "program")
     if limit is not None and TIMEOUT_PROGRAM:
         argv = [TIMEOUT_PROGRAM, "--kill-after", f"{grace:g}", f"{limit:g}", *argv]
@@ -246,3 +248,37 @@ def contained(argv: Sequence[str], workdir: str, box: BoxSettings, limit: Option
 
 
 TIMEOUT_PROGRAM = shutil.which("timeout", path="/usr/bin:/bin")
+COPIES = ".program"          # in the working folder: programs the box's own user could not reach
+
+
+def _reachable(path: str) -> bool:
+    """Can any user read `path` (and pass through every folder above it)?"""
+    try:
+        if not os.stat(path).st_mode & 0o004:
+            return False
+        folder = os.path.dirname(path)
+        while folder not in ("/", ""):
+            if not os.stat(folder).st_mode & 0o001:
+                return False
+            folder = os.path.dirname(folder)
+    except OSError:
+        return False
+    return True
+
+
+def _copy_unreachable(argv: List[str], workdir: str) -> None:
+    """Run as root, the box's program has a user id of its own, which cannot read a program kept
+    in a folder only root may enter (a home folder of mode 0700): such a program file (the
+    command, or the script an interpreter runs) is run from a copy in its working folder."""
+    index = 1 if len(argv) > 1 and os.path.isabs(argv[1]) and os.path.isfile(argv[1]) else 0
+    path = argv[index]
+    if not os.path.isabs(path) or not os.path.isfile(path) or _reachable(path):
+        return
+    folder = os.path.join(workdir, COPIES)
+    os.makedirs(folder, exist_ok=True)
+    os.chmod(folder, 0o755)
+    copy = os.path.join(folder, os.path.basename(path))
+    if not os.path.exists(copy):
+        shutil.copyfile(path, copy)
+        os.chmod(copy, 0o755)
+    argv[index] = copy

@@ -236,7 +236,7 @@ def test_an_nthu_program_cannot_read_the_graders_environment(tmp_path, monkeypat
     program = tmp_path / "spy.py"
     program.write_text(SPY % (SECRET, 'open(sys.argv[2], "w").write("4 0 3 0\\n")'))
     program.chmod(0o755)
-    tmp_path.chmod(0o755)           # run as root, the box's user id of its own reads the program
+    # tmp_path is 0700: run as root, the box's user id of its own runs a copy of the program
     monkeypatch.setenv("CODEPOST_API_KEY", SECRET)
     if not boxed:
         monkeypatch.setenv("MINICHESS_NO_PROGRAM_BOX", "1")
