@@ -305,3 +305,14 @@ def test_ctrl_c_stops_the_grading_and_resume_finishes_it(tmp_path):
         rows = {row["student"]: row for row in json.load(handle)["students"]}
     assert rows["sigterm_ignorer"]["baselines"] == rows["greedy"]["baselines"]
     assert rows["greedy"]["points"] == 1
+
+
+def test_ranks_follow_the_ratings_and_ties_go_by_score_then_name():
+    from harness.grading.nthu_class import ranks
+    from harness.tournament import fit_ratings
+    # c beats a and b with both colours; a and b split their pair
+    fit = fit_ratings(["a", "b", "c"], {("a", "b"): (1.0, 2), ("a", "c"): (0.0, 2), ("b", "c"): (0.0, 2)})
+    ranked = ranks(fit["ratings"], {"a": "ann", "b": "bob", "c": "cy"})
+    assert [ranked[n]["rank"] for n in ("cy", "ann", "bob")] == [1, 2, 3]
+    assert ranked["ann"]["elo"] == ranked["bob"]["elo"] < ranked["cy"]["elo"]
+    assert ranked["cy"]["low"] < ranked["cy"]["elo"] < ranked["cy"]["high"]

@@ -179,15 +179,19 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
         report = build_tournament_report([spec[p] for p in players], {}, cross)
     except FitError as exc:
         raise ClassError(f"the class ranking cannot be rated: {exc}") from None
-    ratings = sorted(report["ratings"], key=lambda r: (-r["elo"], -r["score"], name_of[r["player"]]))
-    ranked = {}
-    for rank, r in enumerate(ratings, 1):
-        ranked[name_of[r["player"]]] = {"rank": rank, "elo": r["elo"], "low": r["low"], "high": r["high"],
-                                        "score": r["score"], "games": r["games"]}
+    ranked = ranks(report["ratings"], name_of)
     write_json(os.path.join(out, RANKING, "ranking.json"),
                {"ranking": [{"student": k, **v} for k, v in sorted(ranked.items(), key=lambda kv: kv[1]["rank"])],
                 "prior_draws": report["prior_draws"]})
     return ranked
+
+
+def ranks(ratings: List[dict], name_of: Dict[str, str]) -> Dict[str, dict]:
+    """{student: {"rank", "elo", "low", "high", "score", "games"}} from `tournament`'s ratings: by
+    rating, equal ratings by round-robin score, then by name."""
+    ordered = sorted(ratings, key=lambda r: (-r["elo"], -r["score"], name_of[r["player"]]))
+    return {name_of[r["player"]]: {"rank": rank, "elo": r["elo"], "low": r["low"], "high": r["high"],
+                                   "score": r["score"], "games": r["games"]} for rank, r in enumerate(ordered, 1)}
 
 
 def student_row(name: str, state: dict, ladder: Dict[str, dict], ranked: dict, bonus: List[float],
