@@ -5,7 +5,7 @@ failed build) graded with `grade --variant congo` at --cases per part on --jobs 
 Prints per student its parts, score and seconds (the sum of its parts' runs, builds aside), the
 reference answers' time (once per part for the class), and the whole class's wall time.
 
-Run: python bench/grade_congo.py [--cases 100] [--jobs 2]
+Run: python bench/grade_congo.py [--cases 100] [--jobs 2] [--run-timeout 1800]
 """
 import argparse
 import json
@@ -27,6 +27,8 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", type=int, default=100)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--run-timeout", type=float, default=1800.0,
+                   help="seconds the run of all cases may take (default 1800: time the slow Python searches)")
     p.add_argument("--students", default=",".join(STUDENTS), help="which of the test class's students")
     args = p.parse_args()
     names = args.students.split(",")
@@ -35,7 +37,7 @@ def main() -> int:
         class_dir = make_congo_class(os.path.join(folder, "class"), names)
         out = os.path.join(folder, "out")
         started = time.monotonic()
-        book = grade_congo_class(class_dir, out, count=args.cases, jobs=args.jobs,
+        book = grade_congo_class(class_dir, out, count=args.cases, jobs=args.jobs, run_timeout=args.run_timeout,
                                  say=lambda text: stamps.append((time.monotonic(), text)))
         total = time.monotonic() - started
         judging = next((t for t, text in stamps if text.startswith("judging")), started)
