@@ -279,6 +279,13 @@ for line in sys.stdin:
         assert agent.engine.identity == ("CLEAN" if boxed else "FOUND")
     finally:
         agent.close()
+    from harness.analysis.uci import UciAnalyser      # the game review's --analyser uci:PATH
+    analyser = UciAnalyser(str(engine))
+    try:
+        analyser.engine.start()
+        assert analyser.engine.identity == ("CLEAN" if boxed else "FOUND")
+    finally:
+        analyser.engine.close()
 
 
 def test_ctrl_c_stops_the_grading_and_resume_finishes_it(tmp_path):

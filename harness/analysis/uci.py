@@ -10,7 +10,9 @@ before ``bestmove`` (``cp N`` or ``mate N``, from the side to move), turned to W
 import os
 from typing import Optional
 
+from .. import players
 from ..agent import AgentTimeout
+from ..box import BoxSettings
 from ..uci import UciEngine, UciError, find_engine, parse_score
 from ..variants.base import Move
 from ..variants.cs3243.fen import parse_engine_move, position_fen
@@ -33,12 +35,17 @@ def default_engine() -> str:
     return path
 
 
+ANALYSER_BOX = BoxSettings(cpu_seconds=86400)
+
+
 class UciAnalyser(Analyser):
     def __init__(self, path: str, nodes: int = DEFAULT_NODES, timeout: float = SEARCH_TIMEOUT):
         self.path = path
         self.nodes = nodes
         self.timeout = timeout
-        self.engine = UciEngine(path)
+        # the engine is a program named on the command line: boxed as the uci: agents are (a
+        # day of CPU: an analysis session is long)
+        self.engine = UciEngine(path, contain=players.containment(players.program_box(ANALYSER_BOX)))
         self.spec = f"uci:{path},nodes={nodes}"
         self.label = self.spec
 
