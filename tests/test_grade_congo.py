@@ -149,3 +149,39 @@ def test_the_search_parts_of_a_right_python_student(tmp_path):
     parts = book["students"][0]["parts"]
     assert {p: parts[p]["passed"] for p in ("minimax", "alphabeta", "bestmove")} == \
         {"minimax": 3, "alphabeta": 3, "bestmove": 3}
+
+
+def test_ctrl_c_stops_the_judging_and_resume_keeps_the_parts_judged(tmp_path):
+    import time
+    from tests.ctrl_c import ctrl_c
+    class_dir = make_congo_class(str(tmp_path / "class"), ["cpp_right", "py_right"])
+    for name in ("moves.py", "apply.py", "eval1.py", "eval2.py", "minimax.py"):
+        os.remove(os.path.join(class_dir, "py_right", name))
+    out = str(tmp_path / "out")
+    command = [sys.executable, "-m", "harness", "grade", class_dir, "--variant", "congo", "--out", out, "--cases", "3",
+               "--jobs", "2", "--quiet"]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    state = os.path.join(out, "students", "cpp_right", "state.json")
+
+    def judged():
+        try:
+            with open(state) as handle:
+                return len(json.load(handle)["parts"])
+        except (OSError, ValueError):
+            return 0
+    deadline = time.monotonic() + 120
+    while judged() < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    assert judged() == 3 and proc.poll() is None      # py_right's searches are still running
+    stamp = os.path.getmtime(state)
+    err = ctrl_c(proc, "grade --variant congo ")
+    assert proc.returncode == 130 and "--resume" in err.strip().splitlines()[-1]
+    done = subprocess.run(command + ["--resume"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert os.path.getmtime(state) == stamp
+    with open(os.path.join(out, "gradebook.json")) as handle:
+        rows = {row["student"]: row for row in json.load(handle)["students"]}
+    assert {p: rows["py_right"]["parts"][p]["passed"] for p in ("alphabeta", "bestmove")} == \
+        {"alphabeta": 3, "bestmove": 3}
+    assert rows["cpp_right"]["parts"]["moves"]["passed"] == 3
