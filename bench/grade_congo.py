@@ -5,7 +5,7 @@ failed build) graded with `grade --variant congo` at --cases per part on --jobs 
 Prints per student its parts, score and seconds (the sum of its parts' runs, builds aside), the
 reference answers' time (once per part for the class), and the whole class's wall time.
 
-Run: python bench/grade_congo.py [--cases 100] [--jobs 2] [--run-timeout 1800]
+Run: python bench/grade_congo.py [--cases 100] [--jobs 2] [--run-timeout 900]
 """
 import argparse
 import json
@@ -27,8 +27,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", type=int, default=100)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--run-timeout", type=float, default=1800.0,
-                   help="seconds the run of all cases may take (default 1800: time the slow Python searches)")
+    p.add_argument("--run-timeout", type=float, default=900.0,
+                   help="seconds the run of all cases may take (default 900: time the slow Python searches; "
+                        "a hang waits this long)")
     p.add_argument("--students", default=",".join(STUDENTS), help="which of the test class's students")
     args = p.parse_args()
     names = args.students.split(",")
