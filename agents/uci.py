@@ -47,7 +47,7 @@ NODES_TIMEOUT = 30.0         # seconds per move under a node limit
 class UciAgent(Agent):
     def __init__(self, path: str, nodes: Optional[int] = None, movetime: Optional[int] = None,
                  variant_path: str = VARIANT_FILE, timeout: Optional[float] = None,
-                 variant: str = VARIANT_NAME, rules=RULES):
+                 variant: str = VARIANT_NAME, rules=RULES, contain=None):
         if nodes is None and movetime is None:
             nodes = DEFAULT_NODES
         for label, value in (("nodes", nodes), ("movetime", movetime)):
@@ -58,7 +58,7 @@ class UciAgent(Agent):
         self.path = path
         self.nodes = nodes
         self.movetime = movetime
-        self.engine = UciEngine(path, variant_path, variant)
+        self.engine = UciEngine(path, variant_path, variant, contain=contain)
         self.variant_path = self.engine.variant_path
         self.variant = variant
         self.timeout = float(timeout)
@@ -124,7 +124,7 @@ class UciAgent(Agent):
             pass
 
 
-def uci_agent_from_spec(spec: str, timeout: Optional[float] = None) -> UciAgent:
+def uci_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None) -> UciAgent:
     """The agent for ``uci:PATH[,nodes=N][,movetime=MS][,timeout=S]``; AgentError if malformed.
 
     Options are taken from the end, so a PATH may itself contain commas (harness.uci.parse_spec).
@@ -137,4 +137,4 @@ def uci_agent_from_spec(spec: str, timeout: Optional[float] = None) -> UciAgent:
     except ValueError as exc:
         raise AgentError(str(exc)) from None
     return UciAgent(path, nodes=options.get("nodes"), movetime=options.get("movetime"),
-                    timeout=options.get("timeout", timeout))
+                    timeout=options.get("timeout", timeout), contain=contain)

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import asdict, dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .untrusted_env import untrusted_env
 
@@ -126,10 +126,13 @@ def _real_python() -> Tuple[str, List[str]]:
     return executable, needed
 
 
-def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[str], Dict[str, str]]:
+def command(settings: BoxSettings, argv: List[str], student: str,
+            writable: Sequence[str] = ()) -> Tuple[List[str], Dict[str, str]]:
     """(argv, env) that run the worker command `argv` (``python -S -u sandbox_worker.py ...``)
     boxed for the file `student`. Without a working bwrap, the same command with the limits.
-    env is the worker's whole environment (harness.untrusted_env): nothing of the grader's."""
+    env is the worker's whole environment (harness.untrusted_env): nothing of the grader's.
+    `writable`: folders the box may write in, each shown at its own path (an NTHU program's
+    working folder with its `state` and `action`; a student's copy of a repository, built)."""
     path, _ = bwrap()
     box_env = {ENV: json.dumps(limits(settings, boxed=path is not None))}
     if path is None:
@@ -149,7 +152,8 @@ def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[
     for name in SYSTEM_FILES:
         if os.path.exists(name):
             args += ["--ro-bind", name, name]
-    binds = sorted({*python_dirs, HARNESS_DIR, seen}, key=len)
+    writable = [os.path.abspath(folder) for folder in writable]
+    binds = sorted({*python_dirs, HARNESS_DIR, seen, *writable}, key=len)
     made = set()
     for bind in binds:
         for parent in _ancestors(bind):
@@ -159,6 +163,6 @@ def command(settings: BoxSettings, argv: List[str], student: str) -> Tuple[List[
                 if not parent.startswith(tuple(SYSTEM_DIRS)):
                     args += ["--dir", parent]
                 made.add(parent)
-        args += ["--ro-bind", bind, bind]
+        args += ["--bind" if bind in writable else "--ro-bind", bind, bind]
     args += ["--chdir", os.path.dirname(student), "--"]
     return args + [executable] + argv[1:], env

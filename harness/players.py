@@ -6,6 +6,7 @@ path to a ``.py`` file (CS3243: a student's file, run sandboxed by `harness.sand
 AgentError before any game starts. This module and the CLI are the only harness modules that
 import `agents`.
 """
+import functools
 import os
 import shutil
 from typing import List, Optional
@@ -14,6 +15,7 @@ import agents
 from .agent import Agent, AgentError
 from .box import BoxSettings
 from .sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
+from .untrusted_run import contained
 from .variants import DEFAULT_VARIANT, variant_names
 
 UCI_PREFIX = agents.UCI_PREFIX
@@ -94,17 +96,39 @@ def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
         agent.close()
 
 
-def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float] = None) -> Agent:
-    """An in-process agent (a built-in or an engine), or an nthu:PATH program."""
+def program_box(box: Optional[BoxSettings] = None) -> Optional[BoxSettings]:
+    """The box of a program we do not trust (an nthu: program, a uci: engine): `box` when given,
+    else the default box (bubblewrap where it works, the resource limits always); None with
+    MINICHESS_NO_PROGRAM_BOX=1 in the grader's environment (speed comparisons only)."""
+    if os.environ.get("MINICHESS_NO_PROGRAM_BOX") == "1":
+        return None
+    return box or BoxSettings()
+
+
+def containment(box: Optional[BoxSettings]):
+    """contain(argv, workdir, limit=None, grace=1.0) -> (argv, env): `argv` started in `box`."""
+    if box is None or not box.enabled:
+        return None
+    return functools.partial(_contain, box)
+
+
+def _contain(box, argv, workdir, limit=None, grace=1.0):
+    return contained(argv, workdir, box, limit, grace)
+
+
+def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float] = None,
+         box: Optional[BoxSettings] = None) -> Agent:
+    """An in-process agent (a built-in), or a program (an nthu:PATH program, a uci: engine), which
+    runs in `box` (default: `program_box`)."""
     if spec.startswith(NTHU_PREFIX):
         if variant != "nthu":
             raise AgentError(f"agent '{spec}': nthu:PATH programs play nthu only (--variant nthu)")
         from .variants.nthu.program import COURSE_TIMEOUT, program_agent_from_spec
-        return program_agent_from_spec(spec, move_timeout or COURSE_TIMEOUT)
+        return program_agent_from_spec(spec, move_timeout or COURSE_TIMEOUT, containment(program_box(box)))
     if spec.startswith(UCI_PREFIX):
         if variant != "cs3243":
             raise AgentError(f"agent '{spec}': UCI engines play cs3243 only")
-        return agents.make_uci(spec)
+        return agents.make_uci(spec, containment(program_box(box)))
     if spec in agents.builtin_names(variant):
         return agents.make_builtin(spec, variant)
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
@@ -129,4 +153,4 @@ def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = 
     """A fresh agent for one game (the caller closes it); a file runs in `box` when given."""
     if is_file_spec(spec, variant):
         return SandboxAgent(spec, move_timeout, name=spec, box=box)
-    return make(spec, variant, move_timeout)
+    return make(spec, variant, move_timeout, box)

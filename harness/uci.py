@@ -125,8 +125,10 @@ class UciEngine:
     """One engine process; `start` runs it and shakes hands, `close` stops it (safe twice)."""
 
     def __init__(self, path: str, variant_path: str = VARIANT_FILE, variant: str = VARIANT_NAME,
-                 options: Iterable[Tuple[str, str]] = ()):
+                 options: Iterable[Tuple[str, str]] = (), contain=None):
         self.path = path
+        self.contain = contain                # (argv, workdir) -> (argv, env): the engine boxed
+        self.workdir: Optional[str] = None    # its working folder in the box
         self.variant_path = os.path.abspath(variant_path)
         self.variant = variant
         self.options = list(options)          # (name, value) sent after the variant
@@ -145,10 +147,21 @@ class UciEngine:
         return self.proc is not None and self.proc.poll() is None
 
     def start(self) -> None:
+        command, env = self.command(), untrusted_env(tempfile.gettempdir())
+        if self.contain is not None:
+            if "/" not in command[0]:
+                command[0] = shutil.which(command[0], path=env["PATH"]) or command[0]
+            if self.workdir is None:
+                self.workdir = tempfile.mkdtemp(prefix="uci-engine-")
+            if not os.path.isfile(command[0]):
+                why = "it is a folder: give the engine's program file in it" if os.path.isdir(command[0]) else \
+                    "No such file or directory"
+                raise UciError(f"cannot start engine '{self.path}': {why}")
+            command, env = self.contain(command, self.workdir)
         try:
             self.proc = subprocess.Popen(
-                self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, bufsize=1, env=untrusted_env(tempfile.gettempdir()), start_new_session=True)
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, bufsize=1, env=env, start_new_session=True)
         except OSError as exc:
             why = "it is a folder: give the engine's program file in it" if os.path.isdir(self.path) else \
                 exc.strerror or exc
@@ -277,6 +290,9 @@ class UciEngine:
     def close(self) -> None:
         """Ask the engine to quit, kill it if it does not within a second; safe to call twice."""
         proc, self.proc = self.proc, None
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
         if proc is None:
             return
         if proc.poll() is None:

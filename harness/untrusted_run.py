@@ -131,26 +131,31 @@ def home_of(argv: Sequence[str], cwd: Optional[str] = None) -> str:
 
 
 def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
-        box: Optional[BoxSettings] = None) -> Finished:
-    """Run `argv` once with `data` on stdin; see the module's text for what contains it."""
-    scratch = tempfile.mkdtemp(prefix="program-run-")
+        box: Optional[BoxSettings] = None, workdir: Optional[str] = None) -> Finished:
+    """Run `argv` once with `data` on stdin; see the module's text for what contains it.
+    workdir: a folder of the caller's to work in instead of a scratch folder (HOME and TMPDIR
+    too), the one folder the box lets it write in (a student's copy of a repository, built by
+    its Makefile)."""
+    scratch = workdir or tempfile.mkdtemp(prefix="program-run-")
     try:
         command, env, cwd, boxed = list(argv), untrusted_env(scratch), scratch, False
         if box is not None and box.enabled:
             boxed = bwrap()[0] is not None
             # in the box, a folder of its own inside the box's private /tmp: /tmp itself also holds
             # the paths leading to the folders bound into the box when those lie under /tmp
-            workdir = BOX_RUN_DIR if boxed else scratch
-            launcher = [sys.executable, "-S", LAUNCHER, workdir, *argv]
-            command, settings = box_command(box, launcher, os.path.join(home_of(argv), "program"))
-            env = untrusted_env(workdir, {BOX_ENV: settings[BOX_ENV]})
+            inside = workdir or (BOX_RUN_DIR if boxed else scratch)
+            launcher = [sys.executable, "-S", LAUNCHER, inside, *argv]
+            command, settings = box_command(box, launcher, os.path.join(home_of(argv), "program"),
+                                            writable=[workdir] if workdir else ())
+            env = untrusted_env(inside, {BOX_ENV: settings[BOX_ENV]})
         finished = _run(command, data, timeout, cap, env, cwd)
         if boxed and finished.status is not None and finished.status > 128 and finished.status - 128 in SIGNALS:
             # bubblewrap exits with 128 + N when the program was killed by signal N
             finished = finished._replace(status=128 - finished.status)
         return finished
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if workdir is None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _run(command: List[str], data: bytes, timeout: float, cap: int, env: dict, cwd: str) -> Finished:
@@ -218,3 +223,62 @@ def _kill(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def contained(argv: Sequence[str], workdir: str, box: BoxSettings, limit: Optional[float] = None,
+              grace: float = 1.0) -> tuple:
+    """(argv, env) that start `argv` boxed (the box's limits; inside bubblewrap where it works)
+    with `workdir` as its working folder, HOME and TMPDIR, the one folder it may write in; the
+    program's own folder is shown read-only. For a program the caller starts and talks to itself
+    (an NTHU player, a UCI engine). limit: a wall-clock limit kept inside the box as the NTHU
+    runner keeps it (coreutils `timeout`: SIGTERM at the limit to the program and what it started,
+    SIGKILL `grace` seconds later); the caller's own clock stays the last resort."""
+    argv = list(argv)
+    if argv and argv[0] == sys.executable:
+        argv[0] = os.path.realpath(sys.executable)     # a venv's link is not shown in the box
+    if bwrap()[0] is not None and os.geteuid() == 0:
+        _copy_unreachable(argv, workdir)
+    home = os.path.join(home_of(argv, workdir), "program")
+    if limit is not None and TIMEOUT_PROGRAM:
+        argv = [TIMEOUT_PROGRAM, "--kill-after", f"{grace:g}", f"{limit:g}", *argv]
+    launcher = [sys.executable, "-S", LAUNCHER, workdir, *argv]
+    os.chmod(workdir, 0o777)     # run as root, the box's program has a user id of its own
+    command, settings = box_command(box, launcher, home, writable=[workdir])
+    return command, untrusted_env(workdir, {BOX_ENV: settings[BOX_ENV]})
+
+
+TIMEOUT_PROGRAM = shutil.which("timeout", path="/usr/bin:/bin")
+COPIES = ".program"          # in the working folder: programs the box's own user could not reach
+
+
+def _reachable(path: str) -> bool:
+    """Can any user read `path` (and pass through every folder above it)?"""
+    try:
+        if not os.stat(path).st_mode & 0o004:
+            return False
+        folder = os.path.dirname(path)
+        while folder not in ("/", ""):
+            if not os.stat(folder).st_mode & 0o001:
+                return False
+            folder = os.path.dirname(folder)
+    except OSError:
+        return False
+    return True
+
+
+def _copy_unreachable(argv: List[str], workdir: str) -> None:
+    """Run as root, the box's program has a user id of its own, which cannot read a program kept
+    in a folder only root may enter (a home folder of mode 0700): such a program file (the
+    command, or the script an interpreter runs) is run from a copy in its working folder."""
+    index = 1 if len(argv) > 1 and os.path.isabs(argv[1]) and os.path.isfile(argv[1]) else 0
+    path = argv[index]
+    if not os.path.isabs(path) or not os.path.isfile(path) or _reachable(path):
+        return
+    folder = os.path.join(workdir, COPIES)
+    os.makedirs(folder, exist_ok=True)
+    os.chmod(folder, 0o755)
+    copy = os.path.join(folder, os.path.basename(path))
+    if not os.path.exists(copy):
+        shutil.copyfile(path, copy)
+        os.chmod(copy, 0o755)
+    argv[index] = copy

@@ -320,13 +320,14 @@ def test_a_tournament_of_a_class_folder_names_students_and_notes_faults(tmp_path
 # ----------------------------------------------------------------------------- 9. variants
 
 
-@pytest.mark.parametrize("variant", ["nthu", "congo"])
-def test_grade_refuses_the_variants_it_cannot_grade_yet(tmp_path, capsys, variant):
+def test_grade_refuses_a_variant_whose_course_has_no_class_grading(tmp_path, capsys):
+    """nthu and congo are graded by harness/grading (tests/test_grade_nthu.py, test_grade_congo.py);
+    gardner's course has none: one line, nothing written."""
     (tmp_path / "class").mkdir()
-    code, out, err = run_cli(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "o"), "--variant", variant],
+    code, out, err = run_cli(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "o"), "--variant", "gardner"],
                              capsys)
-    assert (code, out, err) == (2, "", f"error: grade grades cs3243 classes (.py files with studentAgent); {variant} "
-                                       f"is not supported yet\n")
+    assert (code, out, err) == (2, "", "error: grade grades classes of cs3243, nthu, congo; gardner has no class "
+                                       "grading\n")
     assert not (tmp_path / "o").exists()
 
 

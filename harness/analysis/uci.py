@@ -13,7 +13,9 @@ before ``bestmove`` (``cp N`` or ``mate N``, from the side to move), turned to W
 import os
 from typing import Optional
 
+from .. import players
 from ..agent import AgentTimeout
+from ..box import BoxSettings
 from ..uci import UciEngine, UciError, find_engine, parse_score
 from ..variants.base import WHITE, Variant
 from .analyser import Analyser, AnalyserError, Evaluation, from_mover
@@ -34,6 +36,9 @@ def default_engine(variant: str) -> str:
     return path
 
 
+ANALYSER_BOX = BoxSettings(cpu_seconds=86400)
+
+
 class UciAnalyser(Analyser):
     # The win % curve and the noise floor are the variant's (`uci_win_slope`, `uci_noise`: for
     # cs3243 fitted to Fairy-Stockfish's scale in recorded games, docs/analysis.md "The rule";
@@ -48,7 +53,10 @@ class UciAnalyser(Analyser):
         self.variant = variant
         self.nodes = nodes
         self.timeout = timeout
-        self.engine = UciEngine(path, variant=variant.uci_variant)
+        # the engine is a program named on the command line: boxed as the uci: agents are (a
+        # day of CPU: an analysis session is long)
+        self.engine = UciEngine(path, variant=variant.uci_variant,
+                                contain=players.containment(players.program_box(ANALYSER_BOX)))
         self.spec = f"uci:{path},nodes={nodes}"
         self.label = self.spec
 

@@ -1,22 +1,21 @@
 """`grade CLASS_DIR --out DIR`: a whole class's files, boxed, against the course's opponents."""
 import os
 
-from .. import cluster, grade, players
+from .. import cluster, grade, grading, players
 from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS
-from ..gradescope import GRADED_VARIANTS
 from .common import (UsageError, add_game_options, add_game_time_option, add_points_options, add_run_options,
                      agent_spec, opponent_list, positive_int, progress_mode, runs_in, series_limits, variant_of)
 
 
 def run(args) -> int:
-    # --- issue 49 item 9: class grading is CS3243's only until the NTHU/Congo class grading lands;
-    # this one check is what that work replaces (the variant's name is compared in GRADED_VARIANTS,
-    # shared with the gradescope command)
     variant = variant_of(args)
-    if variant.name not in GRADED_VARIANTS:
-        raise UsageError(f"grade grades {', '.join(GRADED_VARIANTS)} classes (.py files with studentAgent); "
-                         f"{variant.name} is not supported yet")
-    # --- end of issue 49 item 9
+    kind = variant.class_grading
+    if kind is None:
+        raise UsageError(f"grade grades classes of {', '.join(grading.graded_variants())}; "
+                         f"{variant.name} has no class grading")
+    if kind != grading.FILES:
+        runs_in(args.out, args)
+        return grading.grade(args)       # NTHU repositories, Congo programs: harness/grading
     limits = series_limits(args)
     if limits["openings"]:
         raise UsageError("grade plays from the course's start position; --openings is for series, "
@@ -57,4 +56,6 @@ def add_parser(sub) -> None:
     add_game_time_option(p, COURSE_GAME_SECONDS)
     add_points_options(p)
     add_run_options(p, box=False)
+    grading.add_class_options(p)
     p.set_defaults(run=run)
+

@@ -1,7 +1,7 @@
 """`gradescope --out autograder.zip`: the course's grading as a Gradescope autograder (harness/gradescope/)."""
-from .. import players
+from .. import grading, players
 from ..box import BoxSettings
-from ..gradescope import COLOURS, GRADED_VARIANTS, VISIBILITIES, Settings, SettingsError
+from ..gradescope import COLOURS, VISIBILITIES, Settings, SettingsError
 from ..gradescope.bundle import BundleError, build_bundle
 from ..report import COURSE_GAME_SECONDS
 from ..sandbox import DEFAULT_MOVE_TIMEOUT
@@ -11,9 +11,9 @@ from .common import (UsageError, add_points_options, add_variant_option, agent_s
 
 def run(args) -> int:
     variant = variant_of(args)
-    if variant.name not in GRADED_VARIANTS:
-        raise UsageError(f"gradescope grades {', '.join(GRADED_VARIANTS)} submissions (a .py file with "
-                         f"studentAgent); {variant.name} is not supported")
+    if variant.class_grading != grading.FILES:
+        raise UsageError(f"gradescope grades {', '.join(grading.graded_variants([grading.FILES]))} submissions "
+                         f"(a .py file with studentAgent); {variant.name} is not supported")
     for opponent in args.opponents or ():
         agent_spec(opponent, variant.name)
         if players.is_file_spec(opponent, variant.name):

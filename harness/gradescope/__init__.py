@@ -26,7 +26,6 @@ SETTINGS_FILE = "gradescope.json"          # in the bundle's root, i.e. ROOT/sou
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")   # Gradescope's options
 COLOURS = ("white", "black", "both")
 RESUBMIT = "This is not a verdict on your file: submit again, and tell the course staff if it happens again."
-GRADED_VARIANTS = ("cs3243",)     # whose submissions are one .py file with studentAgent and a course check
 
 
 class SettingsError(ValueError):

@@ -164,6 +164,10 @@ class Variant:
     # says so (cs3243 does).
     uci_win_slope = 0.00368208
     uci_noise = 6.5
+    # how `grade` grades a class of this course: "files" (a .py file per student against
+    # opponents: harness/grade.py and the Gradescope bundle), a key of harness.grading.GRADERS
+    # ("repositories", "programs"), or None: no class grading
+    class_grading: Optional[str] = None
 
     def __init__(self):
         self.protocol = self.protocol_class(self)

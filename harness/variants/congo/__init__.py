@@ -53,6 +53,7 @@ def check_edition(edition: Any) -> str:
 
 class CongoVariant(Variant):
     name = "congo"
+    class_grading = "programs"         # grade: a program per part, judged on hidden cases
     report_opponents = ("random", "greedy", "minimax", "alphabeta")   # no pass marks, no game clock
     title = "Congo (7x7, the course's lion, zebra, elephant, giraffe, pawn and superpawn)"
     values = {rules.NAMES[p]: v for p, v in rules.VALUES.items() if p != rules.LION}

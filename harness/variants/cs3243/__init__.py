@@ -31,6 +31,7 @@ class CS3243(Variant):
     uci_variant = fen.VARIANT_NAME
     uci_win_slope = 0.00224           # fitted to 100 recorded games (bench/win_curve.py, docs/analysis.md)
     uci_noise = 6.5
+    class_grading = "files"           # grade and the Gradescope bundle: a .py file per student
 
     def describe(self, state: Position) -> str:
         return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"

@@ -61,6 +61,7 @@ class NthuVariant(Variant):
     report_opponents = BASELINES       # the course's grading: one game with each colour, no clock
     report_games = 1
     report_colour = "both"
+    class_grading = "repositories"     # grade: a repository per student, built, laddered, ranked
 
     def course_grading(self, games):
         grading = course_grading(games)

@@ -15,6 +15,11 @@ Faults, scored as the course scores them (the player loses):
 - a program stopped at the limit keeps a valid move it had already written.
 A file that is not executable but ends in .py is run with this Python. The program's environment
 is `harness.untrusted_env`'s (its working folder as HOME and TMPDIR), nothing of the grader's.
+
+`contain(argv, workdir, limit, grace)`, given by the caller (harness.players: the box), turns the
+command into a boxed one, (argv, env): the program then runs in the box with its working folder
+the one it may write in, and the limit is kept inside the box (SIGTERM, then SIGKILL); this
+agent's own clock (limit + grace + SLACK) stays the last resort.
 """
 import os
 import shutil
@@ -22,7 +27,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-from typing import List, Optional
+import time
+from typing import Callable, List, Optional, Tuple
 
 from harness.agent import Agent, AgentCrash, AgentError, AgentTimeout
 from harness.untrusted_env import untrusted_env
@@ -33,11 +39,13 @@ from .files import read_action, state_text
 PREFIX = "nthu:"
 COURSE_TIMEOUT = 10.0
 GRACE = 1.0
+SLACK = 2.0             # seconds past limit + grace before a contained program is killed from outside
 OUTPUT_LIMIT = 20000
 
 
 class ProgramAgent(Agent):
-    def __init__(self, path: str, timeout: float = COURSE_TIMEOUT, grace: float = GRACE):
+    def __init__(self, path: str, timeout: float = COURSE_TIMEOUT, grace: float = GRACE,
+                 contain: Optional[Callable[..., Tuple[List[str], dict]]] = None):
         if os.path.isdir(path):
             raise AgentError(f"program '{path}' is a folder: give the program file in it")
         if not os.path.isfile(path):
@@ -46,6 +54,7 @@ class ProgramAgent(Agent):
         self.name = f"{PREFIX}{path}"
         self.timeout = timeout
         self.grace = grace
+        self.contain = contain
         self.depths: List[int] = []           # complete groups written, per move
         self.timed_out: List[bool] = []       # stopped at the limit, per move
         self.workdir: Optional[str] = None
@@ -72,17 +81,22 @@ class ProgramAgent(Agent):
     def _run(self):
         """Run the program once; (timed out, exit status or None)."""
         log = os.path.join(self.workdir, "output")
+        command, env, wait = self.command(), untrusted_env(self.workdir), self.timeout
+        if self.contain is not None:
+            command, env = self.contain(command, self.workdir, self.timeout, self.grace)
+            wait = self.timeout + self.grace + SLACK
+        started = time.monotonic()
         with open(log, "wb") as out:
             try:
-                proc = subprocess.Popen(self.command(), cwd=self.workdir, stdin=subprocess.DEVNULL,
+                proc = subprocess.Popen(command, cwd=self.workdir, stdin=subprocess.DEVNULL,
                                         stdout=out, stderr=subprocess.STDOUT,
-                                        env=untrusted_env(self.workdir), start_new_session=True)
+                                        env=env, start_new_session=True)
             except OSError as e:
                 raise AgentCrash(f"cannot start {self.path}: {e.strerror or e}",
                                  e.__class__.__name__) from None
             try:
-                status = proc.wait(timeout=self.timeout)
-                return False, status
+                status = proc.wait(timeout=wait)
+                return time.monotonic() - started >= self.timeout, status
             except subprocess.TimeoutExpired:
                 self._signal(proc, signal.SIGTERM)
                 try:
@@ -161,8 +175,8 @@ def _legal(view):
     return core.moves(view.board, view.side)
 
 
-def program_agent_from_spec(spec: str, timeout: float = COURSE_TIMEOUT) -> ProgramAgent:
+def program_agent_from_spec(spec: str, timeout: float = COURSE_TIMEOUT, contain=None) -> ProgramAgent:
     """The agent of ``nthu:PATH``; AgentError (one line) when PATH is not a file."""
     if not spec.startswith(PREFIX) or not spec[len(PREFIX):]:
         raise AgentError(f"'{spec}' is not nthu:PATH")
-    return ProgramAgent(spec[len(PREFIX):], timeout=timeout)
+    return ProgramAgent(spec[len(PREFIX):], timeout=timeout, contain=contain)

@@ -1,0 +1,146 @@
+"""What the class graders share: the class's student folders, a fingerprint of a student's
+sources (a changed student is graded again), the class's progress with the time left, the
+gradebook's files, and the one-line errors."""
+import csv
+import hashlib
+import os
+import sys
+import time
+from typing import Callable, Dict, Iterable, List, NamedTuple, Optional
+
+from ..results import ResultsError, write_json
+
+GRADEBOOK_JSON, GRADEBOOK_CSV = "gradebook.json", "gradebook.csv"
+STUDENTS = "students"
+SKIPPED_DIRS = (".git", "build")       # never part of a student's sources (build/: outputs, stale binaries)
+
+
+class ClassError(ResultsError):
+    """The class folder or the output folder cannot be used; one line of text."""
+
+
+class Student(NamedTuple):
+    name: str
+    path: str                       # absolute path of the student's folder (or of what stands there)
+    problem: Optional[str] = None   # why it cannot be graded at all (a file where a folder should be)
+
+
+def find_students(class_dir: str) -> List[Student]:
+    """One entry per name in CLASS_DIR (hidden names aside): a folder is a student; anything else
+    is a student with a problem, graded as missing, so the class goes on."""
+    if not os.path.exists(class_dir):
+        raise ClassError(f"class folder '{class_dir}' does not exist")
+    if not os.path.isdir(class_dir):
+        raise ClassError(f"'{class_dir}' is not a folder: grade takes a folder with a folder per student")
+    students = []
+    for name in sorted(os.listdir(class_dir)):
+        if name.startswith((".", "_")):
+            continue
+        full = os.path.abspath(os.path.join(class_dir, name))
+        problem = None if os.path.isdir(full) else f"{os.path.join(class_dir, name)} is a file, not a student's folder"
+        students.append(Student(name, full, problem))
+    if not students:
+        raise ClassError(f"no student folders in {class_dir}")
+    return students
+
+
+def source_files(folder: str) -> List[str]:
+    """A student's files (relative paths, sorted), build outputs and .git left out."""
+    found = []
+    for where, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not (where == folder and d in SKIPPED_DIRS) and d != ".git")
+        found.extend(os.path.relpath(os.path.join(where, n), folder) for n in names)
+    return sorted(found)
+
+
+def sources_sha256(folder: str) -> str:
+    """One fingerprint of every source file's name and bytes: it changes when any source does."""
+    digest = hashlib.sha256()
+    for rel in source_files(folder):
+        path = os.path.join(folder, rel)
+        digest.update(rel.encode() + b"\0")
+        try:
+            if os.path.islink(path):
+                digest.update(b"link:" + os.readlink(path).encode())
+            else:
+                with open(path, "rb") as handle:
+                    for block in iter(lambda: handle.read(1 << 20), b""):
+                        digest.update(block)
+        except OSError as exc:
+            digest.update(f"unreadable: {exc.strerror}".encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def out_folder(out: str, student: str) -> str:
+    return os.path.join(out, STUDENTS, student)
+
+
+def read_json(path: str) -> Optional[dict]:
+    import json
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+class Clock:
+    """The class's progress: units done over the total (which may shrink, as a ladder stops
+    early), with the time left estimated from the pace so far. str(): "12/80 games, about 3 min left"."""
+
+    def __init__(self, total: int, unit: str, done: int = 0):
+        self.total, self.unit, self.done, self.kept = total, unit, done, done
+        self.started = time.monotonic()
+
+    def add(self, count: int = 1) -> None:
+        self.done += count
+
+    def __str__(self) -> str:
+        text = f"{self.done}/{self.total} {self.unit}"
+        new = self.done - self.kept
+        if new and self.done < self.total:
+            left = (time.monotonic() - self.started) / new * (self.total - self.done)
+            text += f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
+        return text
+
+
+class Sayer:
+    """Progress lines: at most one every `every` seconds (and every forced one)."""
+
+    def __init__(self, say: Callable[[str], None], every: float = 5.0):
+        self.say, self.every, self.last = say, every, 0.0
+
+    def __call__(self, text: str, force: bool = False) -> None:
+        now = time.monotonic()
+        if force or now - self.last >= self.every:
+            self.last = now
+            self.say(text)
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def write_gradebook(out: str, gradebook: dict, fields: List[str], flat: Callable[[dict], Dict[str, object]]) -> None:
+    """gradebook.json as it is, gradebook.csv one row per student (`flat` gives a row's cells)."""
+    write_json(os.path.join(out, GRADEBOOK_JSON), gradebook)
+    with open(os.path.join(out, GRADEBOOK_CSV), "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        for row in gradebook["students"]:
+            writer.writerow({k: ("" if v is None else v) for k, v in flat(row).items()})
+
+
+def check_out(class_dir: str, out: str, resume: bool, force: bool) -> None:
+    """--out is usable: outside the class, and not a finished grading unless resumed or forced."""
+    class_abs, out_abs = os.path.realpath(class_dir), os.path.realpath(out)
+    if out_abs == class_abs or out_abs.startswith(class_abs + os.sep):
+        raise ClassError(f"--out {out} is inside the class folder {class_dir}; choose a folder outside it")
+    if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (resume or force):
+        raise ClassError(f"{out} already holds a gradebook; add --resume to continue that grading, "
+                         f"--force to start over, or choose another --out")
+
+
+def joined(items: Iterable[str]) -> str:
+    return " | ".join(items)
