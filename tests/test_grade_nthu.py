@@ -280,7 +280,8 @@ for line in sys.stdin:
     finally:
         agent.close()
     from harness.analysis.uci import UciAnalyser      # the game review's --analyser uci:PATH
-    analyser = UciAnalyser(str(engine))
+    from harness.variants import find_variant
+    analyser = UciAnalyser(str(engine), find_variant("cs3243"))
     try:
         analyser.engine.start()
         assert analyser.engine.identity == ("CLEAN" if boxed else "FOUND")
