@@ -426,3 +426,23 @@ def test_the_bench_disguises_cpp_into_cpp_that_still_compiles(tmp_path):
         done = subprocess.run(["g++", "-fsyntax-only", str(path)], capture_output=True, text=True)
         assert (level, done.returncode, done.stderr) == (level, 0, "")
         assert "sieve(" not in disguised and "std::vector" in disguised      # its names renamed, the library's not
+
+
+def test_grade_similar_links_the_report_from_the_gradebook(tmp_path, capsys):
+    """grade --similar: the class graded, then `similar` on it; the gradebook names the page and the
+    flagged pair (bob renamed alice's file), and carol's own file is in no flagged pair."""
+    cls = tmp_path / "class"
+    first = os.path.join(ROOT, "tests", "fixtures", "first_pawn_forward.py")
+    with open(first, encoding="utf-8") as handle:
+        text = handle.read()
+    student(cls, "alice", ("AB.py", text))
+    student(cls, "bob", ("AB.py", text.replace("gameboard", "board_of_bob").replace("piece", "thing")))
+    student(cls, "carol", ("AB.py", fixture("tictactoe.py") + "\ndef studentAgent(gameboard):\n    return None\n"))
+    code, out, _ = run_cli(["grade", str(cls), "--out", str(tmp_path / "out"), "--games", "1", "--opponents", "dummy",
+                            "--similar"], capsys)
+    assert code == 0 and f"similarity: 1 pairs flagged, {tmp_path / 'out' / 'similarity' / 'similarity.html'}" in out
+    book = json.loads((tmp_path / "out" / "gradebook.json").read_text(encoding="utf-8"))
+    assert book["similarity"] == os.path.join("similarity", "similarity.html")
+    assert [(a, b) for a, b, _ in book["similarity_flagged"]] == [("alice", "bob")]
+    assert book["similarity_flagged"][0][2] > 0.9
+    assert (tmp_path / "out" / "similarity" / "similarity.json").exists()

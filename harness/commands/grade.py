@@ -1,13 +1,42 @@
 """`grade CLASS_DIR --out DIR`: a whole class's files, boxed, against the course's opponents."""
+import json
 import os
 
-from .. import cluster, grade, grading, players
+from .. import cluster, grade, grading, players, results, similarity
 from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS
 from .common import (UsageError, add_game_options, add_game_time_option, add_points_options, add_run_options,
                      agent_spec, opponent_list, positive_int, progress_mode, runs_in, series_limits, variant_of)
 
 
+SIMILARITY = "similarity"          # OUT/similarity/: `similar` on the class graded (--similar)
+
+
 def run(args) -> int:
+    code = grade_class(args)
+    if args.similar:
+        similar_in_gradebook(args.class_dir, args.out, args.jobs)
+    return code
+
+
+def similar_in_gradebook(class_dir: str, out: str, jobs) -> None:
+    """`similar CLASS_DIR --out OUT/similarity` with its defaults, and its page linked from
+    gradebook.json ("similarity": the page's path relative to OUT, "similarity_flagged": the
+    flagged pairs as [a, b, similarity])."""
+    try:
+        outcome = similarity.run(class_dir, os.path.join(out, SIMILARITY), jobs=jobs)
+    except similarity.SimilarityError as exc:
+        raise UsageError(f"--similar: {exc}") from None
+    flagged = [[p["a"], p["b"], p["similarity"]] for p in outcome.data["pairs"] if p["flagged"]]
+    path = os.path.join(out, grade.GRADEBOOK_JSON)
+    with open(path, encoding="utf-8") as handle:
+        book = json.load(handle)
+    book["similarity"] = os.path.relpath(outcome.paths["html"], out)
+    book["similarity_flagged"] = flagged
+    results.write_json(path, book)
+    print(f"similarity: {len(flagged)} pairs flagged, {outcome.paths['html']}")
+
+
+def grade_class(args) -> int:
     variant = variant_of(args)
     kind = variant.class_grading
     if kind is None:
@@ -57,5 +86,8 @@ def add_parser(sub) -> None:
     add_points_options(p)
     add_run_options(p, box=False)
     grading.add_class_options(p)
+    p.add_argument("--similar", action="store_true",
+                   help="also look for copied code in the class (the similar command's defaults): "
+                        "OUT/similarity/similarity.html, linked from gradebook.json")
     p.set_defaults(run=run)
 
