@@ -9,7 +9,7 @@ the harness's business (`harness.players`); ``uci:`` engines are ours and live h
 import importlib
 from typing import Dict, List
 
-from harness.agent import Agent, AgentError
+from harness.core.agent import Agent, AgentError
 from harness.variants import find_variant
 
 from .nthu import AGENTS as NTHU_AGENTS
@@ -35,7 +35,7 @@ GENERIC: Dict[str, str] = {
 
 UCI_PREFIX = "uci:"
 
-# The game review's analysers on our own searches (harness/analysis/analyser.py's interface), by
+# The game review's analysers on our own searches (harness/core/analyser.py's interface), by
 # variant; cs3243's is Fairy-Stockfish (harness/analysis/uci.py).
 ANALYSERS: Dict[str, str] = {
     "nthu": "agents.nthu.analyser:SearchAnalyser",
@@ -87,7 +87,7 @@ def make_agent(spec: str, variant: str = "cs3243") -> Agent:
         return make_builtin(spec, variant)
     if variant == "cs3243" and spec.endswith(".py"):
         import os
-        from harness.student import StudentAgent
+        from harness.isolation.student import StudentAgent
         if not os.path.isfile(spec):
             raise AgentError(f"agent file '{spec}' does not exist")
         return StudentAgent(spec)

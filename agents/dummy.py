@@ -10,7 +10,7 @@ captures, lower column first. README.md ("Dummy: move order") lists the order pi
 from harness.variants.cs3243.game import board_from_gameboard, course_move
 from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR
 
-from harness.agent import Agent
+from harness.core.agent import Agent
 from .tactics import NoMove
 
 

@@ -1,4 +1,4 @@
-"""Opponents for any variant, over the Variant interface only (harness/variants/base.py): a game
+"""Opponents for any variant, over the Variant interface only (harness/core/variant.py): a game
 without agents of its own gets these three (agents/__init__.py), so every new game has a
 sparring partner from its first day.
 
@@ -14,8 +14,8 @@ Each is made with the variant it plays (`VariantAgent(variant)`).
 import time
 from typing import Any, List, Optional, Tuple
 
-from harness.agent import Agent, search_score
-from harness.variants.base import WHITE, Move, Variant
+from harness.core.agent import Agent, search_score
+from harness.core.variant import WHITE, Move, Variant
 
 MATE = 100000
 MATE_BOUND = MATE - 1000          # beyond it, a score is a forced win or loss

@@ -22,7 +22,7 @@ from typing import List, Sequence, Tuple
 from harness.variants.cs3243.game import board_from_gameboard, course_move
 from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR, Move, Rules
 
-from harness.agent import Agent, search_score
+from harness.core.agent import Agent, search_score
 from .tactics import VALUE, NoMove
 
 WIN = 10_000_000      # above any material balance

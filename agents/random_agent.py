@@ -6,7 +6,7 @@ fixed order) before `rng.choice`, so a seed replays the same choice.
 from harness.variants.cs3243.game import board_from_gameboard, course_move
 from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR
 
-from harness.agent import Agent
+from harness.core.agent import Agent
 from .tactics import NoMove
 
 

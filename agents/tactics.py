@@ -13,7 +13,7 @@ from typing import List, Sequence
 from harness.variants.cs3243.game import board_from_gameboard, course_move
 from harness.variants.cs3243.rules import RULES, SIDE_OF_COLOUR, Move, Rules
 
-from harness.agent import Agent
+from harness.core.agent import Agent
 
 # Centipawn value of each board code, indexed directly by a signed board entry: Python's
 # negative indices land in the second half of the list, which holds the same values, so

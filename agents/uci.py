@@ -7,7 +7,7 @@ engines). With no limit given the engine searches ``nodes=1000``; with both, whi
 first. ``timeout`` is the most seconds the agent waits for one answer (default: 30 s for a
 node limit, ``2 * movetime + 5 s`` for a time limit).
 
-Protocol (the process: harness/uci.py). The engine process is started on the first move of a
+Protocol (the process: harness/isolation/uci_engine.py). The engine process is started on the first move of a
 game and stopped by close(), which the game's runner calls when the game is over: one engine
 process per game (an agent reused for another game after close() starts a new process). At start:
 ``uci`` (wait for ``uciok``), ``setoption name VariantPath value <harness/cs3243.ini>``,
@@ -37,8 +37,8 @@ from typing import Dict, List, Optional
 from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
 from harness.variants.cs3243.rules import RULES
 
-from harness.agent import Agent, AgentError, AgentTimeout
-from harness.uci import UciEngine, UciError, parse_score, parse_spec
+from harness.core.agent import Agent, AgentError, AgentTimeout
+from harness.isolation.uci_engine import UciEngine, UciError, parse_score, parse_spec
 
 DEFAULT_NODES = 1000
 NODES_TIMEOUT = 30.0         # seconds per move under a node limit
@@ -109,7 +109,7 @@ class UciAgent(Agent):
         return self.score
 
     def analyse(self, fen: str, lines: int = 1) -> List[dict]:
-        """The engine's `lines` best moves in `fen` at the agent's limit (harness.uci's
+        """The engine's `lines` best moves in `fen` at the agent's limit (harness.isolation.uci_engine's
         UciEngine.analyse: MultiPV from a cleared hash), best first."""
         return self.engine.analyse(fen, self.go_command(), lines, self.timeout)
 
@@ -127,7 +127,7 @@ class UciAgent(Agent):
 def uci_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None) -> UciAgent:
     """The agent for ``uci:PATH[,nodes=N][,movetime=MS][,timeout=S]``; AgentError if malformed.
 
-    Options are taken from the end, so a PATH may itself contain commas (harness.uci.parse_spec).
+    Options are taken from the end, so a PATH may itself contain commas (harness.isolation.uci_engine.parse_spec).
     `timeout` is the per-move deadline in seconds when the spec gives none (None: the UciAgent
     default). The path is not checked here: an engine that cannot be started loses its game as
     a crash, with the reason in the record.

@@ -8,7 +8,7 @@ each file for its move in --positions positions taken from recorded games (the `
 of bench/ab_vs_fsf.py: AB.py to move, plies --plies FIRST..LAST, spread evenly over the games,
 the same positions for every file) and has Fairy-Stockfish judge the moves: its score of the
 position at --judge-nodes nodes (`go nodes N`), and of each file's move (`go nodes N
-searchmoves MOVE`; harness.uci's engine, `ucinewgame` before every search, so every verdict is
+searchmoves MOVE`; harness.isolation.uci_engine's engine, `ucinewgame` before every search, so every verdict is
 repeatable; the FEN carries the plies since the last capture). A
 move's loss is the best score minus the move's, in the engine's centipawns (0 when the move is
 the engine's own choice or scores higher; mates count as 2000, so a loss is at most 4000).
@@ -39,9 +39,9 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 
 from ab_strength import ab_agent  # noqa: E402
 from ab_vs_opponent import replay  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness import stats  # noqa: E402
-from harness.uci import UciEngine, parse_score  # noqa: E402
+from harness.isolation.uci_engine import UciEngine, parse_score  # noqa: E402
 from harness.variants.cs3243.fen import course_to_engine, to_fen  # noqa: E402
 from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402

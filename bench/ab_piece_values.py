@@ -30,7 +30,7 @@ sys.path.insert(0, ROOT)
 sys.path.append(BENCH)      # last: bench/html.py must not hide the standard library's html
 
 from ab_reply_quality import numbered_records  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness.variants.cs3243.game import Position, move_from_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 

@@ -30,9 +30,9 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 
 from ab_vs_fsf import json_lines  # noqa: E402
 from ab_vs_opponent import replay  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
-from harness.series import in_task_order, worker_pool  # noqa: E402
-from harness.student import load_student_module, mirror_gameboard  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness.runs.pool import in_task_order, worker_pool  # noqa: E402
+from harness.isolation.student import load_student_module, mirror_gameboard  # noqa: E402
 from harness.variants.cs3243.game import move_from_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 

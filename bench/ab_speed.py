@@ -16,7 +16,7 @@ positions" or the positions where (move, score, nodes, depth_done) differ.
 
 --games K: also K whole games per file through studentAgent, the file against itself (a fresh
 module per side and game; Black sees the mirrored board as in the harness, via
-harness.student.StudentAgent), its node budget set to --game-budget (the per-game cap keeps
+harness.isolation.student.StudentAgent), its node budget set to --game-budget (the per-game cap keeps
 its ratio). Game k starts with 2 seeded random plies (seed --seed + k) and stops after
 --max-plies plies. Printed per file: plies, seconds; then whether every later file played
 the same moves, with the same (score, depth, nodes) reported in GAME['info'], as the first in
@@ -34,8 +34,8 @@ sys.path.insert(0, ROOT)
 sys.path.append(BENCH)      # last: bench/html.py must not hide the standard library's html
 
 from ab_strength import ab_agent  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
-from harness.student import load_student_module  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness.isolation.student import load_student_module  # noqa: E402
 from harness.variants.cs3243.game import Game  # noqa: E402
 
 

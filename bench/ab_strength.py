@@ -4,12 +4,12 @@ Run: python bench/ab_strength.py [--budgets 1000 2000 4000 8000] [--games 20] [-
                                  [--seed 3243] [--timing-games 10] [--positions 24] [--ab AB.py]
 
 1. Ladder. For each N in --budgets, AB.py with a budget of N nodes per move plays AB.py with
-   2N, --games games. Each side is its own copy of AB.py (harness.student.StudentAgent, a
+   2N, --games games. Each side is its own copy of AB.py (harness.isolation.student.StudentAgent, a
    fresh module per game and side; as Black it sees the mirrored board), with the budget
    constant (NODE_BUDGET) set on that copy after loading; a per-game cap derived from it
    (GAME_CAP, when AB.py has one) keeps its ratio to the budget. Every game starts from a
    seeded random 2-ply opening (two uniformly random plies from the start position with
-   harness.variants.cs3243.game.Game), then the referee (harness.referee.play_game) plays it out. Openings come
+   harness.variants.cs3243.game.Game), then the referee (harness.core.referee.play_game) plays it out. Openings come
    in pairs: game 2k and 2k+1 share opening seed --seed + k, with the 2N side White in game 2k
    and Black in 2k+1. The same openings are used on every rung. The opening plies count toward
    the 50-ply rule.
@@ -44,12 +44,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from agents import make_agent  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
-from harness.student import StudentAgent  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness.isolation.student import StudentAgent  # noqa: E402
 from harness.variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
 from harness import stats  # noqa: E402
-from harness.referee import play_game  # noqa: E402
-from harness.series import worker_pool  # noqa: E402
+from harness.core.referee import play_game  # noqa: E402
+from harness.runs.pool import worker_pool  # noqa: E402
 
 BUDGET_NAME = "NODE_BUDGET"
 CAP_NAME = "GAME_CAP"

@@ -8,7 +8,7 @@ Per rung (one node limit for the engine) it plays --games games. Each game start
 seeded random 2-ply opening (two uniformly random plies from the start position), then hands
 the position to the players; openings come in pairs, so each one is played once with AB.py as
 White and once as Black (colours alternate game by game). AB.py is loaded with
-harness.student.StudentAgent (a fresh module for each game; as Black it sees the mirrored
+harness.isolation.student.StudentAgent (a fresh module for each game; as Black it sees the mirrored
 board) and the engine is agents.uci.UciAgent (one process per game). The opening plies count
 toward the 50-ply rule, as the spec says.
 
@@ -41,9 +41,9 @@ RESULTS.jsonl (an earlier --out file of the same settings) prints, after the run
 difference of every file of this run against every file recorded there, on the opening pairs
 both have (check that the settings match: seed, --opening-plies, --distinct, node limits).
 
---jobs N plays N games at once (harness.series.worker_pool); each record is written when its
+--jobs N plays N games at once (harness.runs.pool.worker_pool); each record is written when its
 game ends, so with N > 1 the file's order is the order games ended. Ctrl-C stops a run at once,
-even while AB.py thinks (its bare `except:` catches KeyboardInterrupt; see harness.student), and
+even while AB.py thinks (its bare `except:` catches KeyboardInterrupt; see harness.isolation.student), and
 says how many games were recorded; a run of one set, file and rung with --jobs 1 records games
 in order, and the line names the --first-game that plays the rest (into another --out file:
 --out overwrites).
@@ -60,13 +60,13 @@ from typing import Dict, List, Optional, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from harness.series import worker_pool  # noqa: E402
-from harness.student import StudentAgent  # noqa: E402
+from harness.runs.pool import worker_pool  # noqa: E402
+from harness.isolation.student import StudentAgent  # noqa: E402
 from agents.uci import UciAgent  # noqa: E402
 from harness.variants.cs3243.fen import engine_record_fields  # noqa: E402
 from harness.variants.cs3243.game import Game  # noqa: E402
 from harness import stats  # noqa: E402
-from harness.referee import play_game  # noqa: E402
+from harness.core.referee import play_game  # noqa: E402
 from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 
 OPENING_PLIES = 2

@@ -7,8 +7,8 @@ Every file (default: AB.py) plays the opponent as White and as Black on every se
 half-open range --seeds. The seed drives the opponent's random tie-breaks; AB.py is
 deterministic (its search is bounded by nodes, not time), so the files meet the same opponent
 and any difference between them comes from their own moves. Games run in process through
-harness.student.StudentAgent (a fresh module per game; as Black it sees the mirrored board) and
-harness.referee.play_game, --jobs at a time; --budget sets NODE_BUDGET on every copy (GAME_CAP
+harness.isolation.student.StudentAgent (a fresh module per game; as Black it sees the mirrored board) and
+harness.core.referee.play_game, --jobs at a time; --budget sets NODE_BUDGET on every copy (GAME_CAP
 keeps its ratio), as bench/ab_strength.py does.
 
 Printed per file:
@@ -48,10 +48,10 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 
 from ab_strength import BUDGET_NAME, CAP_NAME, ab_agent  # noqa: E402
 from agents import make_agent  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness.variants.cs3243.game import Game, move_from_name  # noqa: E402
-from harness.referee import play_game  # noqa: E402
-from harness.series import in_task_order, worker_pool  # noqa: E402
+from harness.core.referee import play_game  # noqa: E402
+from harness.runs.pool import in_task_order, worker_pool  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 LEAD_PLIES = (40, 60)

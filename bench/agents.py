@@ -18,9 +18,9 @@ from collections import Counter
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents import make_agent  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness.variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, move_from_name  # noqa: E402
-from harness.referee import play_game  # noqa: E402
+from harness.core.referee import play_game  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 
 AGENTS = ("dummy", "random", "greedy", "smart", "minimax")

@@ -40,8 +40,8 @@ sys.path.insert(0, ROOT)
 from harness.analysis import formulas  # noqa: E402
 from harness.analysis.analysers import make_analyser  # noqa: E402
 from harness.analysis.review import LICHESS, Rule, game_states, review_game, score  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
-from harness.series import run_game  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness.runs.series import run_game  # noqa: E402
 from harness.variants import find_variant  # noqa: E402
 
 PLAYERS = {"cs3243": ("minimax", os.path.join(ROOT, "AB.py")), "nthu": ("greedy", "ab"), "congo": ("greedy", "ab")}

@@ -25,9 +25,9 @@ sys.path.insert(0, ROOT)
 
 from agents.congo.ab import NODES, ABAgent  # noqa: E402
 from agents.congo.course import AlphaBetaAgent, MinimaxAgent  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness import stats  # noqa: E402
-from harness.variants.base import BLACK, WHITE  # noqa: E402
+from harness.core.variant import BLACK, WHITE  # noqa: E402
 from harness.variants.congo import VARIANT  # noqa: E402
 from harness.variants.congo import rules, search  # noqa: E402
 

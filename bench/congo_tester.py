@@ -22,7 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness.congo_tester.run import main as tester  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "congo")

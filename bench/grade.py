@@ -25,13 +25,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, os.path.dirname(HERE))
 
-from harness.interrupts import exit_code  # noqa: E402
-from harness import box  # noqa: E402
-from harness.box import BoxSettings  # noqa: E402
-from harness.cluster import DaskRunner  # noqa: E402
-from harness.grade import grade_class  # noqa: E402
-from harness.sandbox import SandboxAgent  # noqa: E402
-from harness.series import SeriesPlan, game_task, run_game  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness.isolation import box  # noqa: E402
+from harness.isolation.box import BoxSettings  # noqa: E402
+from harness.runs.cluster import DaskRunner  # noqa: E402
+from harness.grading.grade import grade_class  # noqa: E402
+from harness.isolation.sandbox import SandboxAgent  # noqa: E402
+from harness.runs.series import SeriesPlan, game_task, run_game  # noqa: E402
 from harness.variants.cs3243.game import start_gameboard  # noqa: E402
 from tests.classroom import FIXTURES, ROOT, make_class  # noqa: E402
 

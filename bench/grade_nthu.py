@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, os.path.dirname(HERE))
 
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness.grading.nthu_class import grade_nthu_class  # noqa: E402
 from tests.nthu_classroom import make_nthu_class  # noqa: E402
 

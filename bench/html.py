@@ -24,8 +24,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != HERE]
 sys.path.insert(0, os.path.dirname(HERE))
 
-from harness.interrupts import exit_code  # noqa: E402
-from harness import cli, html_report  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness import cli  # noqa: E402
+from harness.view import html as html_report  # noqa: E402
 from harness.commands import report as report_command  # noqa: E402
 
 

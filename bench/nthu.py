@@ -35,11 +35,11 @@ from agents.nthu.ab import DEFAULT_NODES, DEFAULT_SECONDS, AlphaBetaAgent  # noq
 from agents.nthu.baselines import Baseline1, Baseline2, Baseline3, Baseline4  # noqa: E402
 from agents.nthu.baselines import ExactSearch  # noqa: E402
 from agents.nthu.search import Search  # noqa: E402
-from harness.game import Game  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
-from harness.referee import play_game  # noqa: E402
+from harness.core.game import Game  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness.core.referee import play_game  # noqa: E402
 from harness.stats import elo_line, score_line  # noqa: E402
-from harness.variants.base import BLACK, WHITE  # noqa: E402
+from harness.core.variant import BLACK, WHITE  # noqa: E402
 from harness.variants.nthu import VARIANT  # noqa: E402
 
 BASELINES = {"baseline1": Baseline1, "baseline2": Baseline2, "baseline3": Baseline3,

@@ -11,7 +11,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness.variants import find_variant  # noqa: E402
 from harness.variants.cs3243.game import Game  # noqa: E402
 from harness.variants.cs3243.rules import Rules, perft  # noqa: E402

@@ -55,7 +55,7 @@ if sys.path and os.path.abspath(sys.path[0] or os.curdir) == HERE:     # run as 
     sys.path[0] = ROOT                                                   # bench/html.py must not hide `html`
 
 from harness import similarity  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
 from harness.similarity.sources import language_of  # noqa: E402
 from harness.similarity import compare  # noqa: E402
 from harness.similarity.sources import Member, Source  # noqa: E402
@@ -66,14 +66,15 @@ SOURCES = ("AB.py", "agents/minimax.py", "agents/smart.py", "agents/nthu/search.
            "agents/congo/ab.py", "agents/congo/course.py", "harness/variants/congo/rules.py",
            "harness/variants/congo/search.py", "harness/variants/congo/programs.py",
            "harness/variants/congo/__init__.py", "harness/variants/nthu/core.py")
-INDEPENDENT = ("harness/stats.py", "harness/results.py", "harness/referee.py", "harness/box.py", "harness/check.py",
-               "harness/uci.py", "harness/tournament.py", "harness/variants/cs3243/rules.py",
-               "harness/variants/cs3243/fen.py", "harness/variants/nthu/program.py", "harness/sandbox.py",
-               "harness/replay.py")
+INDEPENDENT = ("harness/stats/__init__.py", "harness/runs/results.py", "harness/core/referee.py",
+               "harness/isolation/box.py", "harness/grading/file_check.py",
+               "harness/isolation/uci_engine.py", "harness/tournament/__init__.py", "harness/variants/cs3243/rules.py",
+               "harness/variants/cs3243/fen.py", "harness/variants/nthu/program.py", "harness/isolation/sandbox.py",
+               "harness/replay/__init__.py")
 CPP_CLASS = os.path.join(ROOT, "tests", "fixtures", "nthu_class")
 TEMPLATE = ("harness/variants/cs3243/config.py",)
-TEMPLATE_OWN = (("agents/greedy.py", "agents/random_agent.py", "harness/argtypes.py"),
-                ("agents/dummy.py", "agents/smart.py", "harness/interrupts.py"))
+TEMPLATE_OWN = (("agents/greedy.py", "agents/random_agent.py", "harness/core/argtypes.py"),
+                ("agents/dummy.py", "agents/smart.py", "harness/core/interrupts.py"))
 LEVELS = ("exact", "renamed", "reformatted", "comments", "reordered", "dead code", "split/merge", "loops", "all")
 WORDS = ("alpha", "beta", "node", "item", "val", "tmp", "res", "cnt", "buf", "ptr", "acc", "idx", "obj", "data",
          "elem", "key", "cur", "nxt", "aux", "ret", "sum", "best", "work", "piece", "cell")

@@ -35,11 +35,11 @@ sys.path.append(BENCH)      # last: bench/html.py must not hide the standard lib
 from ab_piece_values import fit  # noqa: E402
 from ab_reply_quality import numbered_records  # noqa: E402
 from harness.analysis.formulas import CP_CEILING, WIN_SLOPE  # noqa: E402
-from harness.analysis.analyser import AnalysisError  # noqa: E402
+from harness.core.analyser import AnalysisError  # noqa: E402
 from harness.analysis.analysers import make_analyser  # noqa: E402
 from harness.analysis.review import ReviewError, game_states  # noqa: E402
-from harness.interrupts import exit_code  # noqa: E402
-from harness.results import RESULTS_FILE  # noqa: E402
+from harness.core.interrupts import exit_code  # noqa: E402
+from harness.runs.results import RESULTS_FILE  # noqa: E402
 from harness.variants import DEFAULT_VARIANT, find_variant  # noqa: E402
 
 SCORES = {"white": 1.0, "draw": 0.5, "black": 0.0}

@@ -8,13 +8,13 @@ import os
 import sys
 from typing import List, Optional
 
-from . import cluster
-from .agent import AgentError
-from .analysis.analyser import AnalysisError
+from .runs import cluster
+from .core.agent import AgentError
+from .core.analyser import AnalysisError
 from .commands import COMMANDS
 from .commands.common import RESUME_HINT, Parser, UsageError
-from .results import ResultsError
-from .series import SeriesError
+from .runs.results import ResultsError
+from .runs.series import SeriesError
 from .variants.cs3243.config import ConfigError
 
 PROG = "python -m harness"

@@ -3,7 +3,7 @@ tests/fixtures/class plus our AB.py, the clean fixture and a file that is not Py
 import os
 import shutil
 
-from harness import box
+from harness.isolation import box
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")

@@ -4,9 +4,9 @@ that drew them), and the report those games make."""
 from typing import Dict, List, Tuple
 
 from agents import make_agent
-from harness.game import Game
-from harness.referee import play_game
-from harness.report import build_report, entry_key, opponent_entry
+from harness.core.game import Game
+from harness.core.referee import play_game
+from harness.grading.report import build_report, entry_key, opponent_entry
 from harness.variants import find_variant
 
 CS3243 = find_variant("cs3243")

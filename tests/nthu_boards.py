@@ -30,8 +30,8 @@ def moves_from(state, square):
 
 def play(white, black, state=None, seed=0):
     """One game through the harness's referee; its record (the agents are closed after)."""
-    from harness.game import Game
-    from harness.referee import play_game
+    from harness.core.game import Game
+    from harness.core.referee import play_game
     try:
         return play_game(white, black, seed, Game(VARIANT, state))
     finally:

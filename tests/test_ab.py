@@ -8,7 +8,7 @@ scaled with it). The
 mate and whole-game tests keep the default budget.
 
 Black's moves are asked for by showing AB.py the mirrored board (rows r -> 6 - r, colours
-swapped, dict order kept), which is what harness.student.StudentAgent does, and mapping the
+swapped, dict order kept), which is what harness.isolation.student.StudentAgent does, and mapping the
 answer back; tests that need the raw answer mirror by hand.
 
 Every crafted position is verified by brute force over harness.variants.cs3243.rules in the test itself
@@ -36,11 +36,11 @@ sys.path.append(str(ROOT / "bench"))    # after the standard library: bench/html
 from agents import make_agent  # noqa: E402
 from agents.minimax import MinimaxAgent  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
-from harness.student import StudentAgent  # noqa: E402
+from harness.isolation.student import StudentAgent  # noqa: E402
 from harness.variants.cs3243.config import read_config  # noqa: E402
 from harness.variants.cs3243.game import (CHECKMATE, KING_CAPTURE, OUT_OF_VALID_MOVES, Game,  # noqa: E402
                           board_from_gameboard, course_move, interleave, start_gameboard)
-from harness.referee import play_game  # noqa: E402
+from harness.core.referee import play_game  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 from ab_strength import BUDGET_NAME, set_budget  # noqa: E402
 

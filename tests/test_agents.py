@@ -16,10 +16,10 @@ from agents.greedy import GreedyAgent
 from agents.minimax import MinimaxAgent
 from agents.random_agent import RandomAgent
 from agents.smart import SmartAgent
-from harness.student import StudentAgent
+from harness.isolation.student import StudentAgent
 from agents.tactics import capture_value, checks, mating
 from harness.variants.cs3243.game import Game, board_from_gameboard, course_move, start_gameboard
-from harness.referee import play_game
+from harness.core.referee import play_game
 from harness.variants.cs3243.protocol import parse_answer
 from harness.variants.cs3243.rules import RULES
 

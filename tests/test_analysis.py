@@ -11,12 +11,12 @@ import time
 import pytest
 
 from harness.analysis import formulas
-from harness.analysis.analyser import Analyser, AnalyserError, Evaluation, from_mover
+from harness.core.analyser import Analyser, AnalyserError, Evaluation, from_mover
 from harness.analysis.analysers import make_analyser
 from harness.analysis.review import LICHESS, ReviewError, review_game
 from harness.analysis.store import read_analyses, review_of
 from harness.variants import find_variant
-from harness.variants.base import Move
+from harness.core.variant import Move
 from tests.cli_run import run_cli
 from tests.ctrl_c import ctrl_c
 
@@ -345,7 +345,7 @@ def test_a_second_analysis_of_a_busy_folder_is_refused_at_once(tmp_path, capsys)
     """Two analyses of one folder at once each appended every game (issue 27's one run per
     folder): the folder is held while it is analysed, and a run holding it refuses the other."""
     path = write_results(str(tmp_path / "s"), "nthu", {0: HANGS["nthu"], 1: HANGS["nthu"][:2]})
-    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from harness.results import hold_folder\n"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from harness.runs.results import hold_folder\n"
                                "with hold_folder(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)",
                                str(tmp_path / "s")], cwd=os.path.dirname(os.path.dirname(FIXTURES)), stdout=subprocess.PIPE,
                               text=True)
@@ -440,7 +440,7 @@ def test_errors_are_one_line_and_exit_2(argv, message, tmp_path, capsys):
 
 
 def test_missing_fairy_stockfish_names_how_to_install_it(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("harness.uci.ENGINE_DIRECTORIES", ())
+    monkeypatch.setattr("harness.isolation.uci_engine.ENGINE_DIRECTORIES", ())
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(AnalyserError, match="apt-get install fairy-stockfish"):
         make_analyser(None, "cs3243")
@@ -459,7 +459,7 @@ def test_too_few_nodes_for_one_ply_get_more_not_a_false_mate(variant):
 
 
 def test_ctrl_c_stops_the_analysis_promptly_and_the_rest_resumes(tmp_path):
-    from harness.series import run_game
+    from harness.runs.series import run_game
     nthu = find_variant("nthu")
     games = {}
     for seed in range(4):

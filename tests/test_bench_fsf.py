@@ -19,7 +19,7 @@ import ab_piece_values  # noqa: E402
 import ab_reply_quality  # noqa: E402
 import ab_vs_fsf  # noqa: E402
 import win_curve  # noqa: E402
-from harness.student import load_student_module  # noqa: E402
+from harness.isolation.student import load_student_module  # noqa: E402
 from harness.variants.cs3243.game import Game, move_name  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
 
@@ -193,7 +193,7 @@ def test_ctrl_c_stops_a_run_at_once_while_a_file_that_catches_it_thinks(tmp_path
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_the_other_benches_stop_on_ctrl_c_with_one_line_not_a_traceback(tmp_path, jobs):
     # bench/ab_vs_opponent.py stands for every bench but ab_vs_fsf.py (each ends in
-    # harness.interrupts.exit_code): Ctrl-C while a file that swallows it thinks
+    # harness.core.interrupts.exit_code): Ctrl-C while a file that swallows it thinks
     agent, thinking = tmp_path / "catches.py", tmp_path / "thinking"
     agent.write_text(CATCHES_EVERYTHING + "NODE_BUDGET = 18000       # the constant the bench sets\n")
     proc = start_thinking([sys.executable, os.path.join(BENCH, "ab_vs_opponent.py"), str(agent),

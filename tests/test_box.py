@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from harness import box
-from harness.box import BoxSettings
-from harness.sandbox import SandboxAgent
+from harness.isolation import box
+from harness.isolation.box import BoxSettings
+from harness.isolation.sandbox import SandboxAgent
 from harness.variants.cs3243.game import start_gameboard
 from tests.classroom import make_class
 
@@ -134,7 +134,7 @@ def test_a_boxed_worker_killed_while_it_starts_leaves_nothing(tmp_path):
     import threading
     import time
 
-    from harness import sandbox
+    from harness.isolation import sandbox
     tmp_path.chmod(0o755)                       # the boxed worker runs as a user of its own
     agent_file = tmp_path / "killed_while_starting.py"
     agent_file.write_text("def studentAgent(gameboard):\n    return None\n")

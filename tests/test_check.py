@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.check import check_file, format_problem
+from harness.grading.file_check import check_file, format_problem
 from harness.cli import main
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"

@@ -6,9 +6,9 @@ import os
 import pytest
 
 from harness import cli
-from harness.box import BoxSettings
-from harness.cluster import ClusterError, DaskRunner
-from harness.series import SeriesPlan, run_plans
+from harness.isolation.box import BoxSettings
+from harness.runs.cluster import ClusterError, DaskRunner
+from harness.runs.series import SeriesPlan, run_plans
 from tests.classroom import FIXTURES, ROOT
 
 distributed = pytest.importorskip("distributed")
@@ -62,7 +62,7 @@ def test_an_unreachable_scheduler_is_one_line():
 
 
 def test_a_class_graded_on_the_cluster_gets_the_local_gradebook(scheduler, tmp_path):
-    from harness.grade import grade_class
+    from harness.grading.grade import grade_class
     from tests.classroom import make_class
     class_dir = make_class(str(tmp_path / "class"), ab=False)
     run = dict(games=1, opponents=("dummy",), progress="none", say=lambda text: None)

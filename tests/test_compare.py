@@ -10,8 +10,8 @@ import pytest
 
 from cli_run import run_cli
 from harness import stats
-from harness.results import outcome
-from harness.series import SeriesPlan, run_plans
+from harness.runs.results import outcome
+from harness.runs.series import SeriesPlan, run_plans
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"

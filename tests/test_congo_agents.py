@@ -11,7 +11,7 @@ from agents.congo import AGENTS
 from agents.congo.ab import ABAgent
 from agents.congo.basic import GreedyAgent, NoMove, RandomAgent
 from agents.congo.course import AlphaBetaAgent, MinimaxAgent
-from harness.agent import Agent, AgentError
+from harness.core.agent import Agent, AgentError
 from harness.variants.congo import VARIANT, rules, search
 
 

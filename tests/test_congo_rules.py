@@ -4,7 +4,7 @@ cases), drowning, promotion (2022 only), the move number, and the end rules of p
 import pytest
 
 from congo_helpers import after, fen, moves, targets
-from harness.variants.base import BLACK, WHITE, Move, Termination
+from harness.core.variant import BLACK, WHITE, Move, Termination
 from harness.variants.congo import VARIANT, rules
 
 LIONS = {"d1": "L", "a7": "l"}      # two lions out of each other's way (a7 is outside any castle)
@@ -261,7 +261,7 @@ def test_start_perft_of_the_2022_start():
 
 
 def test_fast_perft_agrees_with_the_generic_one():
-    from harness.variants.base import Variant
+    from harness.core.variant import Variant
     state = play("1z5/pPp1lP1/5sp/4P1s/4L1p/2p2pP/7 b 12")
     assert VARIANT.perft(state, 3) == Variant.perft(VARIANT, state, 3) == 16050
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from cli_run import run_cli
 
-from harness import untrusted_run
-from harness.box import BoxSettings, bwrap
+from harness.isolation import untrusted_run
+from harness.isolation.box import BoxSettings, bwrap
 from harness.congo_tester.run import main
 from harness.congo_tester.cases import KINDS, make_case, make_cases
 from harness.congo_tester.check import output_lines

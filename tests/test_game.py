@@ -1,4 +1,4 @@
-"""Tests for harness/game.py: how a game ends, the no-capture counter and the gameboard order.
+"""Tests for harness/core/game.py: how a game ends, the no-capture counter and the gameboard order.
 
 The spec fixes the order of the end checks before each ply: king capture, no move at all
 (draw), every move unsafe (loss: checkmate / out of valid moves), 50 quiet plies (draw),

@@ -12,11 +12,11 @@ from starlette.testclient import TestClient
 
 from agents import builtin_names, make_builtin
 from agents.generic import AlphaBetaAgent, GreedyAgent, RandomAgent
-from harness.game import Game
-from harness.referee import play_game
-from harness.uci import find_engine
+from harness.core.game import Game
+from harness.core.referee import play_game
+from harness.isolation.uci_engine import find_engine
 from harness.variants import find_variant
-from harness.variants.base import Move, Outcome, Termination
+from harness.core.variant import Move, Outcome, Termination
 from harness.variants.gardner import START_FEN, parse_fen, rules
 from harness.web.app import Offer, Settings, create_app
 from cli_run import run_cli

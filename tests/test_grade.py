@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from harness import cli
-from harness.grade import GradeError, find_submissions, grade_class
+from harness.grading.grade import GradeError, find_submissions, grade_class
 from tests.classroom import fully_boxed, make_class
 
 GAMES = dict(games=1, opponents=("dummy",), jobs=2, progress="none", say=lambda text: None)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from harness.cluster import DaskRunner
+from harness.runs.cluster import DaskRunner
 from harness.grading.congo_class import grade_congo_class
 from harness.grading.nthu_class import grade_nthu_class
 from tests.congo_classroom import make_congo_class

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from harness import players
-from harness.box import bwrap
+from harness.isolation.box import bwrap
 from harness.grading import build as building
 from harness.grading.common import ClassError
 from harness.grading.nthu_class import grade_nthu_class, parse_bonus

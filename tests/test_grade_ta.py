@@ -13,12 +13,12 @@ import zipfile
 import pytest
 from cli_run import run_cli
 
-from harness import grade as grading
+from harness.grading import grade as grading
 from harness.commands.common import RESUME_HINT, runs_in
-from harness.gradescope import Settings
-from harness.gradescope.autograder import opponent_test
-from harness.grade import GradeError, find_submissions, grade_class
-from harness.results import ResultsError
+from harness.grading.gradescope import Settings
+from harness.grading.gradescope.autograder import opponent_test
+from harness.grading.grade import GradeError, find_submissions, grade_class
+from harness.runs.results import ResultsError
 from harness.variants import find_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -185,7 +185,7 @@ def test_the_gradescope_test_of_a_printing_file_says_so_and_scores_0(tmp_path):
 
 
 def test_grade_and_the_bundle_find_the_same_file_and_every_other_entry_is_named(graded):
-    from harness.submission import find_submission
+    from harness.grading.submission import find_submission
     found = {s.student: s for s in find_submissions(graded["class"])}
     assert {name: os.path.relpath(s.path, graded["class"]) for name, s in found.items() if s.path} == {
         "alice": "alice/AB.py", "bob": "bob.py", "carol": "carol.py", "dave": "dave/AB.py", "erin": "erin/AB.py",

@@ -17,11 +17,11 @@ import pytest
 from cli_run import run_cli
 from gradescope_schema import problems
 
-from harness.gradescope import PYTHON_ENV, ROOT_ENV, SETTINGS_FILE, Settings, SettingsError
-from harness.gradescope.autograder import (CHECK_TEST, ERROR_TEST, find_submission, numbered_moves, opponent_test,
-                                          turning_point)
-from harness.gradescope.bundle import toolkit_files
-from harness.uci import find_engine
+from harness.grading.gradescope import PYTHON_ENV, ROOT_ENV, SETTINGS_FILE, Settings, SettingsError
+from harness.grading.gradescope.autograder import (CHECK_TEST, ERROR_TEST, find_submission, numbered_moves,
+                                                   opponent_test, turning_point)
+from harness.grading.gradescope.bundle import toolkit_files
+from harness.isolation.uci_engine import find_engine
 from harness.variants import find_variant
 
 REPO = Path(__file__).resolve().parent.parent
@@ -89,7 +89,7 @@ def test_the_bundle_holds_what_gradescope_runs_and_the_toolkit(bundles):
         requirements = archive.read("requirements.txt").decode()
     modes = {name: (info.external_attr >> 16) & 0o777 for name, info in infos.items()}
     assert modes["setup.sh"] == modes["run_autograder"] == 0o755
-    assert modes["harness/gradescope/autograder.py"] == modes["agents/minimax.py"] == 0o644
+    assert modes["harness/grading/gradescope/autograder.py"] == modes["agents/minimax.py"] == 0o644
     assert sorted(infos) == sorted(["setup.sh", "run_autograder", SETTINGS_FILE] + toolkit_files())
     assert not [name for name in infos if "__pycache__" in name or name.endswith(".pyc")]
     assert requirements == (REPO / "requirements.txt").read_text()
@@ -363,7 +363,7 @@ def test_a_sigterm_mid_game_still_writes_results(bundles, tmp_path):
             "    while len(calls) > 1:\n        pass\n    return (('d', 1), ('d', 2))\n")
     root = unpack(bundles["one"], tmp_path, {"AB.py": slow})     # the check's one call is quick
     env = {"PATH": os.environ["PATH"]}
-    proc = subprocess.Popen([sys.executable, "-m", "harness.gradescope.autograder", str(root)], cwd=root / "source",
+    proc = subprocess.Popen([sys.executable, "-m", "harness.grading.gradescope.autograder", str(root)], cwd=root / "source",
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60

@@ -6,12 +6,13 @@ import re
 import pytest
 
 from harness.cli import main
-from harness.html_report import (bar_rows, encode_grid, move_seconds_by_ply, ordered_games, positions,
-                                 render_game_html, render_report_html, write_report_html)
+from harness.view.html import (bar_rows, move_seconds_by_ply, ordered_games, render_game_html, render_report_html,
+                               write_report_html)
+from harness.view.board import encode_grid, positions
 from harness.stats import wilson
 from harness.variants import find_variant
-from harness.report import replay_command, table_rows, write_report
-from harness.results import append_record
+from harness.grading.report import replay_command, table_rows, write_report
+from harness.runs.results import append_record
 from tests.html_games import play, report_and_games
 from tests.test_report import record as made_record
 
@@ -134,7 +135,7 @@ def test_text_from_records_is_escaped():
     report = {"agent": "<b>me</b>.py", "settings": {"games": 1, "seed": 0, "fifty": 50, "max_plies": 1000,
                                                       "move_timeout": 10.0, "config": None},
               "passed": False, "won_all": False, "notes": ["<i>note</i>"], "opponents": {}}
-    from harness.report import opponent_entry
+    from harness.grading.report import opponent_entry
     report["opponents"]["greedy"] = opponent_entry("greedy", "white", [record])
     page = render_report_html(report, [("greedy", record)])
     assert "<b>me</b>" not in page and "<i>note</i>" not in page and "<script>alert" not in page

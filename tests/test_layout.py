@@ -106,3 +106,99 @@ def test_only_the_cli_imports_the_commands():
                  if any(t == "harness.commands" or t.startswith("harness.commands.") for t in targets)
                  and not name.startswith("harness.commands")}
     assert importers == {"harness.cli"}
+
+
+# The layers, lowest first: a module may import its own folder or a folder of a LOWER layer, never
+# one of its own layer or above (function-level imports included). "harness" is the entry
+# (cli.py, __main__.py); "agents" is the top-level agents/ package, which harness.players alone
+# imports. A new folder under harness/ must be given its layer here.
+LAYERS = [
+    {"core"},                                           # contracts: variant, Move, Agent, Analyser, game, referee, records
+    {"variants"},                                       # the games
+    {"isolation"},                                      # running untrusted code
+    {"agents"},                                         # our agents (agents/)
+    {"players"},                                        # agent specs -> agents
+    {"stats"},                                          # numbers only
+    {"runs"},                                           # series, results, pool, progress, cluster
+    {"analysis", "puzzles", "congo_tester", "play"},    # features on the runs
+    {"grading", "replay"},                              # features on the analysis
+    {"view"},                                           # HTML pages and board geometry
+    {"compare", "tournament", "web"},                   # features on the views
+    {"commands"},
+    {"harness"},                                        # the entry: cli.py, __main__.py
+]
+
+# (importer, imported): imports that still run against the layers, each with why it is left.
+UPWARD_ALLOWED = {
+    ("harness.core.referee", "harness.variants"):
+        "play_game's default game is CS3243's start; goes when the referee is handed a variant",
+    ("harness.core.records", "harness.variants.cs3243.fen"):
+        "start_state: a record without start_fen starts from CS3243's START_FEN; goes with a typed Record",
+    ("harness.variants.nthu.program", "harness.isolation.untrusted_env"):
+        "NTHU's student program runs with the box's clean environment; goes when isolation hands the "
+        "variant a launcher",
+    ("harness.grading.grade", "harness.view.html"):
+        "the class grader writes each student's report.html; goes when the command passes the writer",
+}
+
+
+def folder_of(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] == "agents":
+        return "agents"
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and (HARNESS / parts[1]).is_dir()) else "harness"
+
+
+def layer_of(folder: str) -> int:
+    return next(number for number, folders in enumerate(LAYERS) if folder in folders)
+
+
+def agents_import_graph():
+    """{agents module: set of harness modules it imports}, over agents/."""
+    modules = {module_name(path) for path in HARNESS.rglob("*.py")}
+    graph = {}
+    for path in (REPO / "agents").rglob("*.py"):
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = {f"{node.module}.{alias.name}" for alias in node.names}
+                targets.update((names & modules) or {node.module})
+        graph[module_name(path)] = {t for t in targets if t in modules}
+    return graph
+
+
+def upward_imports(graph):
+    """(importer, imported) pairs that do not run down the layers."""
+    found = set()
+    for name, targets in graph.items():
+        for target in targets:
+            source, folder = folder_of(name), folder_of(target)
+            if source != folder and layer_of(folder) >= layer_of(source):
+                found.add((name, target))
+    return found
+
+
+def test_every_folder_has_a_layer():
+    folders = {path.name for path in HARNESS.iterdir() if path.is_dir() and any(path.glob("*.py"))}
+    placed = set().union(*LAYERS) - {"harness", "agents"}
+    assert folders == placed
+
+
+def test_the_root_of_harness_keeps_the_entry_only():
+    assert {path.name for path in HARNESS.glob("*.py")} == {"__init__.py", "__main__.py", "cli.py"}
+
+
+def test_imports_run_down_the_layers():
+    graph = {**import_graph(), **agents_import_graph()}
+    assert upward_imports(graph) == set(UPWARD_ALLOWED)
+
+
+def test_the_layer_check_finds_an_import_running_up_or_sideways():
+    graph = {"harness.core.game": {"harness.runs.series"},            # up
+             "harness.runs.series": {"harness.core.game", "harness.runs.results"},   # down, own folder
+             "harness.grading.report": {"harness.replay"},               # sideways: the same layer
+             "agents.nthu.analyser": {"harness.core.analyser"}}          # down
+    assert upward_imports(graph) == {("harness.core.game", "harness.runs.series"),
+                                     ("harness.grading.report", "harness.replay")}

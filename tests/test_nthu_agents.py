@@ -11,8 +11,8 @@ from agents.nthu import AGENTS
 from agents.nthu.ab import AlphaBetaAgent
 from agents.nthu.baselines import Baseline1, Baseline2, Baseline3, Baseline4
 from agents.nthu.simple import GreedyAgent, RandomAgent
-from harness.agent import Agent
-from harness.variants.base import WHITE
+from harness.core.agent import Agent
+from harness.core.variant import WHITE
 from harness.variants.nthu import VARIANT, core
 
 from nthu_boards import moves_from, play, position

@@ -103,7 +103,7 @@ def test_perft_of_the_plain_reimplementation(depth):
 
 
 def test_the_generic_perft_of_the_base_class_agrees_at_depth_4():
-    from harness.variants.base import Variant
+    from harness.core.variant import Variant
     assert Variant.perft(VARIANT, VARIANT.start(), 4) == EXPECTED[4]
 
 

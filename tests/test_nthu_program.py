@@ -8,8 +8,8 @@ import time
 import pytest
 
 from agents.nthu.baselines import Baseline1, Baseline2
-from harness.agent import AgentCrash, AgentError, AgentTimeout
-from harness.variants.base import WHITE
+from harness.core.agent import AgentCrash, AgentError, AgentTimeout
+from harness.core.variant import WHITE
 from harness.variants.nthu import VARIANT
 from harness.variants.nthu.export import export_nthu
 from harness.variants.nthu.files import read_action

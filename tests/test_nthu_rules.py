@@ -3,7 +3,7 @@ the end rules in their order, move names. One rule per test, on a crafted positi
 import pytest
 
 from harness.variants import find_variant
-from harness.variants.base import BLACK, WHITE, Move, Termination
+from harness.core.variant import BLACK, WHITE, Move, Termination
 from harness.variants.nthu import VARIANT
 from harness.variants.nthu.core import QUEEN
 

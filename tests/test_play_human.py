@@ -175,7 +175,7 @@ def test_an_agent_cannot_resign_and_a_human_cannot_move_for_it():
 
 
 def test_search_scores_become_centipawns_or_moves_to_mate():
-    from harness.agent import search_score
+    from harness.core.agent import search_score
     assert search_score(35, 10_000, 9_000) == {"cp": 35}
     assert search_score(10_000 - 1, 10_000, 9_000) == {"mate": 1}        # wins on the next ply
     assert search_score(10_000 - 3, 10_000, 9_000) == {"mate": 2}

@@ -13,8 +13,8 @@ from agents.tactics import mating
 from harness.puzzles import make_set
 from harness.puzzles.puzzle import DATA, THEMES, read_set
 from harness.puzzles.search import MateSearch, in_check, passed
-from harness.student import mirror_gameboard
-from harness.variants.base import Termination
+from harness.isolation.student import mirror_gameboard
+from harness.core.variant import Termination
 from harness.variants.cs3243 import VARIANT
 from harness.variants.cs3243.fen import from_fen, game_from_fen
 from harness.variants.cs3243.game import course_move

@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 
 from agents import make_agent
-from harness.agent import Agent, AgentTimeout
+from harness.core.agent import Agent, AgentTimeout
 from harness.variants.cs3243.game import Game, start_gameboard
-from harness.referee import play_game
+from harness.core.referee import play_game
 from harness.variants.cs3243.rules import RULES
-from harness.sandbox import OUTPUT_LIMIT, SandboxAgent
+from harness.isolation.sandbox import OUTPUT_LIMIT, SandboxAgent
 from harness.variants.cs3243.pieces import BLACK, WHITE
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile"
@@ -276,7 +276,7 @@ def test_a_file_that_prints_plays_on_and_its_output_is_recorded(capfd):
 
 
 def test_a_file_that_sends_itself_ctrl_c_and_catches_it_plays_on():
-    # only a Ctrl-C of the harness's own run stops it (harness.student); the sandbox's parent
+    # only a Ctrl-C of the harness's own run stops it (harness.isolation.student); the sandbox's parent
     # stops its workers itself, so a file's own interrupt stays the file's business
     interrupted = play_file("ctrl_c_self.py", W, opponent="random", seed=5)
     clean = play_file("clean.py", W, opponent="random", seed=5)

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.report import (PASS_MARKS, build_report, entry_key, opponent_entry, render_markdown,
-                            render_text)
-from harness.series import SeriesPlan, game_task, run_game
+from harness.grading.report import PASS_MARKS, build_report, entry_key, opponent_entry, render_markdown, render_text
+from harness.runs.series import SeriesPlan, game_task, run_game
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -189,7 +188,7 @@ def test_keep_previous_takes_an_unfinished_run_along_and_respects_a_busy_folder(
     assert main(["series", "--white", "dummy", "--black", "smart", "--games", "1", "--out", str(out / "smart"),
                  "--quiet"]) == 0             # as a report killed before its report.json
     args = ["report", "dummy", "--opponents", "smart", "--games", "1", "--out", str(out), "--quiet", "--keep-previous"]
-    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from harness.results import hold_folder\n"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from harness.runs.results import hold_folder\n"
                                "with hold_folder(sys.argv[1]):\n    print('held', flush=True); time.sleep(60)",
                                str(out / "smart")], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.results import RESULTS_FILE, ResultsError, read_records
-from harness.series import SeriesPlan, game_task, run_game, run_plans, worker_pool
+from harness.runs.results import RESULTS_FILE, ResultsError, read_records
+from harness.runs.series import SeriesPlan, game_task, run_game, run_plans
+from harness.runs.pool import worker_pool
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -188,19 +189,19 @@ def test_a_second_run_into_a_busy_folder_is_refused_at_once(tmp_path):
 
 
 def test_hold_folder_is_held_by_one_process_and_again_by_the_same(tmp_path):
-    from harness.results import check_free, hold_folder
+    from harness.runs.results import check_free, hold_folder
     out = tmp_path / "held"
     with hold_folder(str(out)):
         with hold_folder(str(out)):              # the same process again (series inside its command)
             check_free(str(out))
         assert (out / ".lock").read_text() == f"{os.getpid()}\n"
-        holder = subprocess.run([sys.executable, "-c", "import sys; from harness.results import check_free; "
+        holder = subprocess.run([sys.executable, "-c", "import sys; from harness.runs.results import check_free; "
                                  "check_free(sys.argv[1])", str(out)], cwd=REPO, capture_output=True, text=True)
         assert holder.returncode == 1 and holder.stderr.strip().endswith(
             f"ResultsError: {out} is in use by another run, process {os.getpid()}; wait for it to end or choose "
             f"another --out")
     check_free(str(out))                          # let go: free again, the file stays
-    again = subprocess.run([sys.executable, "-c", "import sys; from harness.results import check_free; "
+    again = subprocess.run([sys.executable, "-c", "import sys; from harness.runs.results import check_free; "
                             "check_free(sys.argv[1])", str(out)], cwd=REPO, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
 
@@ -263,7 +264,7 @@ def test_a_ctrl_c_python_dropped_still_stops_the_pool_at_once():
 def test_a_json_file_stopped_mid_write_keeps_what_it_held(tmp_path, monkeypatch):
     """Ctrl-C landing while series.json was rewritten used to leave it empty, and the folder
     could no longer be resumed ('series.json is damaged')."""
-    import harness.results as results
+    import harness.runs.results as results
     path = tmp_path / "series.json"
     results.write_json(str(path), {"games": 6})
 

@@ -11,10 +11,10 @@ import pytest
 from cli_run import run_cli
 from ctrl_c import ctrl_c
 
-from harness.agent import Agent
-from harness.referee import play_game
-from harness.report import build_report, opponent_entry, render_markdown
-from harness.results import RESULTS_FILE
+from harness.core.agent import Agent
+from harness.core.referee import play_game
+from harness.grading.report import build_report, opponent_entry, render_markdown
+from harness.runs.results import RESULTS_FILE
 from harness.variants import find_variant
 from harness.variants.cs3243.game import course_move
 

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from harness.agent import AgentError, AgentTimeout
+from harness.core.agent import AgentError, AgentTimeout
 from agents.uci import UciAgent, UciError, uci_agent_from_spec
 from harness.variants.cs3243.fen import START_FEN, engine_record_fields, from_fen
 from harness.variants.cs3243.game import CRASH, ILLEGAL_MOVE, KING_CAPTURE, TIMEOUT, Game, start_gameboard
-from harness.referee import play_game
+from harness.core.referee import play_game
 from harness.variants.cs3243.pieces import BLACK, WHITE
 
 FSF = "/usr/games/fairy-stockfish"

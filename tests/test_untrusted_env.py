@@ -1,4 +1,4 @@
-"""Untrusted processes start with a clean environment (harness/untrusted_env.py): a token in the
+"""Untrusted processes start with a clean environment (harness/isolation/untrusted_env.py): a token in the
 grader's environment reaches neither a student's file (boxed or --no-box) nor a program; and a
 file that writes to the harness's channel loses with a reason that says so (issue 34)."""
 import json
@@ -10,10 +10,11 @@ import tempfile
 
 import pytest
 
-from harness import box, cli
-from harness.sandbox import CHANNEL, well_formed
-from harness.untrusted_env import untrusted_env
-from harness.variants.base import WHITE
+from harness.isolation import box
+from harness import cli
+from harness.isolation.sandbox import CHANNEL, well_formed
+from harness.isolation.untrusted_env import untrusted_env
+from harness.core.variant import WHITE
 from harness.variants.nthu import VARIANT
 from harness.variants.nthu.program import ProgramAgent
 

@@ -10,9 +10,9 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from harness.box import BoxSettings
-from harness.referee import play_game
-from harness.game import Game
+from harness.isolation.box import BoxSettings
+from harness.core.referee import play_game
+from harness.core.game import Game
 from harness.players import build
 from harness.variants import find_variant
 from harness.play.session import Probe
@@ -502,7 +502,7 @@ def test_no_agent_starts_once_a_session_is_shut():
 
 
 def test_an_agent_started_while_its_session_is_shut_is_closed(monkeypatch):
-    from harness import sandbox
+    from harness.isolation import sandbox
     from harness.play.session import Refused, Session
     variant = find_variant("cs3243")
     session = Session(variant, "tests/fixtures/first_pawn_forward.py", "human", 0, None, 5.0, BoxSettings())

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.game import Game
+from harness.core.game import Game
 from harness.players import build
-from harness.referee import play_game
+from harness.core.referee import play_game
 from harness.variants import find_variant
 from tests.chromium import need_chromium
 

@@ -1,4 +1,4 @@
-"""Congo's built-in agents (name -> "module:Class"); each subclasses harness.agent.Agent, is shown
+"""Congo's built-in agents (name -> "module:Class"); each subclasses harness.core.agent.Agent, is shown
 the immutable `harness.variants.congo.State` and answers with a `Move`.
 
 - random: a uniformly random move;

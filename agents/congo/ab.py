@@ -22,8 +22,8 @@ only a safety net; it makes the choice depend on speed when it fires.
 import time
 from typing import Dict, List, Optional, Tuple
 
-from harness.agent import Agent, search_score
-from harness.variants.base import Move
+from harness.core.agent import Agent, search_score
+from harness.core.variant import Move
 from harness.variants.congo import State
 from harness.variants.congo.rules import (BETWEEN, EMPTY, GIRAFFE, LION, PAWN, RIVER, SIZE, SQUARES,
                                           SUPERPAWN, TABLE, VALUES, ZEBRA, ELEPHANT, ANY,

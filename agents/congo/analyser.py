@@ -6,7 +6,7 @@ always gets the same evaluation (one whose first ply the node count cannot finis
 again with twice the nodes, until it does). ab's material counts a pawn as 100, so its scores
 are centipawns; a lion capture found by the search is a mate distance.
 """
-from harness.analysis.analyser import SearchAnalyser as Base
+from harness.core.analyser import SearchAnalyser as Base
 
 from .ab import MATE, MATE_BOUND, Engine
 

@@ -1,7 +1,7 @@
 """Congo's simple agents: random and greedy. Ties are broken with `rng.choice` over the moves in
 name order, so a seed replays the same game."""
-from harness.agent import Agent
-from harness.variants.base import Move
+from harness.core.agent import Agent
+from harness.core.variant import Move
 from harness.variants.congo import State
 from harness.variants.congo.rules import LION, MATERIAL, generate
 

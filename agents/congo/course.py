@@ -1,8 +1,8 @@
 """The course's searching agents, exactly as its programs compute: minimax (depth 2, eval1) and
 alpha-beta (depth 4, eval2). Each plays the first best move in name order (the move `bestmove`
 prints), so it is deterministic; promotion follows the game's edition."""
-from harness.agent import Agent
-from harness.variants.base import Move
+from harness.core.agent import Agent
+from harness.core.variant import Move
 from harness.variants.congo import State
 from harness.variants.congo import rules, search
 

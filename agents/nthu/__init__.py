@@ -1,6 +1,6 @@
 """Agents for NTHU MiniChess 6x5: the course's four baselines (ports), random, greedy and ab.
 
-Each agent is a harness.agent.Agent shown the immutable state; it answers with a Move.
+Each agent is a harness.core.agent.Agent shown the immutable state; it answers with a Move.
 """
 AGENTS = {
     "baseline1": "agents.nthu.baselines:Baseline1",

@@ -4,8 +4,8 @@ Budget per move: `nodes` nodes (deterministic: a game replays exactly) with a wa
 `seconds` (1 s by default, lowered to the referee's deadline when that is shorter). The search
 stops at 90 % of the cap, leaving the rest for finishing the node in hand and returning.
 """
-from harness.agent import Agent, search_score
-from harness.variants.base import Move
+from harness.core.agent import Agent, search_score
+from harness.core.variant import Move
 
 from .search import MATE, MATE_BOUND, Search
 

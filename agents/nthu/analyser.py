@@ -7,7 +7,7 @@ ab's evaluation counts a pawn as 2 course points of 50 units, so its scores are 
 stand; a won or lost end (a king threat, no move, a material lead at the step limit) found by the
 search is a mate distance.
 """
-from harness.analysis.analyser import SearchAnalyser as Base
+from harness.core.analyser import SearchAnalyser as Base
 
 from .search import MATE, MATE_BOUND, Search
 

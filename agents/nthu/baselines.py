@@ -8,8 +8,8 @@ order moves and keep a table inside the tree, as long as the root's values and o
 course's. Scores: 100000 when the side to move can capture the enemy king (``win(n)``), else
 material (pawn 2, rook 6, knight 7, bishop 8, queen 20, king 100) at depth 0; no child: -100000.
 """
-from harness.agent import Agent
-from harness.variants.base import Move
+from harness.core.agent import Agent
+from harness.core.variant import Move
 from harness.variants.nthu import core
 
 BASELINE1_DRAW = 128959393      # the first draw of the course's generator seeded with 123

@@ -4,8 +4,8 @@ random: a uniformly random move (the game's generator `rng`, so games replay).
 greedy: the move that leaves it the most material without letting the opponent capture its king
 next (the king-threat rule); ties broken with `rng.choice` in the course's order.
 """
-from harness.agent import Agent
-from harness.variants.base import Move
+from harness.core.agent import Agent
+from harness.core.variant import Move
 from harness.variants.nthu import core
 
 

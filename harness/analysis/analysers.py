@@ -13,10 +13,10 @@ import re
 from typing import Optional
 
 from .. import players
-from ..agent import AgentError
-from ..uci import parse_spec
+from ..core.agent import AgentError
+from ..isolation.uci_engine import parse_spec
 from ..variants import find_variant
-from .analyser import Analyser, AnalyserError
+from ..core.analyser import Analyser, AnalyserError
 from .uci import DEFAULT_NODES as UCI_NODES, UciAnalyser, default_engine
 
 SPEC_FORMS = "uci:PATH[,nodes=N] (cs3243, gardner) or ab[,nodes=N] (nthu, congo)"

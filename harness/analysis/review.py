@@ -22,10 +22,10 @@ The line: ``{"game", "variant", "analyser", "plies": [...], "accuracy": {"white"
 """
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-from ..records import record_states
-from ..variants.base import Move
+from ..core.records import record_states
+from ..core.variant import Move
 from . import formulas
-from .analyser import AnalysisError, Analyser
+from ..core.analyser import AnalysisError, Analyser
 
 Scored = Tuple[Optional[int], Optional[int], Optional[Move], float]   # cp, mate, best, White's win %
 

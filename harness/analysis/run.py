@@ -3,7 +3,7 @@
 `analyse_games` takes (results file, record) pairs. It builds and starts each variant's analyser
 once here first (a spec that cannot start is one line before any work), keeps the entries
 already in each analysis.jsonl for the same analyser and moves (resume), and reviews the others
-in the series' pool (`harness.series.worker_pool`), appending each entry to the analysis.jsonl
+in the series' pool (`harness.runs.pool.worker_pool`), appending each entry to the analysis.jsonl
 beside its results file the moment its game is done, with the series' progress display. On
 Ctrl-C the pool stops at once; every entry written so far is kept. Each results file's folder is
 held for the run (`results.hold_folder`): a second run there (another analyse, a series still
@@ -15,10 +15,11 @@ import sys
 import traceback
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..results import append_record, hold_folder
-from ..series import Progress, worker_pool
+from ..runs.results import append_record, hold_folder
+from ..runs.progress import Progress
+from ..runs.pool import worker_pool
 from ..variants import DEFAULT_VARIANT, find_variant
-from .analyser import AnalysisError, Analyser
+from ..core.analyser import AnalysisError, Analyser
 from .analysers import make_analyser
 from .review import review_game
 from .store import analysis_path, prepare

@@ -12,8 +12,8 @@ import math
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..results import ANALYSIS_FILE, RESULTS_FILE, damage_notes, drop_damaged_lines, read_records_noting_damage
-from .analyser import AnalysisError
+from ..runs.results import ANALYSIS_FILE, RESULTS_FILE, damage_notes, drop_damaged_lines, read_records_noting_damage
+from ..core.analyser import AnalysisError
 
 
 def analysis_path(results_path: str) -> str:

@@ -14,11 +14,11 @@ import os
 from typing import Optional
 
 from .. import players
-from ..agent import AgentTimeout
-from ..box import BoxSettings
-from ..uci import UciEngine, UciError, find_engine, parse_score
-from ..variants.base import WHITE, Variant
-from .analyser import Analyser, AnalyserError, Evaluation, from_mover
+from ..core.agent import AgentTimeout
+from ..isolation.box import BoxSettings
+from ..isolation.uci_engine import UciEngine, UciError, find_engine, parse_score
+from ..core.variant import WHITE, Variant
+from ..core.analyser import Analyser, AnalyserError, Evaluation, from_mover
 
 ENGINE = "fairy-stockfish"
 DEFAULT_NODES = 10000        # about 0.03 s a position on one core (docs/analysis.md, bench/analysis.py)

@@ -7,10 +7,10 @@ import os
 from ..analysis.run import analyse_games
 from ..analysis.store import results_files
 from ..analysis.text import accuracy_text, turning_point_text
-from ..html_report import REPORT_HTML, write_report_html, write_series_html
-from ..report import PREVIOUS
+from ..view.html import REPORT_HTML, write_report_html, write_series_html
+from ..grading.report import PREVIOUS
 from ..tournament import redraw_tournament_html
-from ..results import SUMMARY_FILE, damage_notes, read_records_noting_damage, read_settings
+from ..runs.results import SUMMARY_FILE, damage_notes, read_records_noting_damage, read_settings
 from .common import (RESUME_HINT, UsageError, add_analyser_options, add_progress_options, positive_int, progress_mode,
                      whole_number)
 

@@ -1,8 +1,8 @@
 """`check FILE.py`: would the course's autograder accept this file?"""
 import os
 
-from ..check import check_file, format_problem
-from ..sandbox import DEFAULT_MOVE_TIMEOUT
+from ..grading.file_check import check_file, format_problem
+from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from .common import UsageError, positive_seconds
 
 

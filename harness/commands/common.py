@@ -8,13 +8,15 @@ import argparse
 import os
 from typing import List, NoReturn, Optional
 
-from .. import cluster, grade, players
-from ..argtypes import positive_number, positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
-from ..argtypes import UsageError, check_writable  # noqa: F401  (check_writable: for the commands)
-from ..argtypes import whole_number as whole_number_at_least
-from ..sandbox import DEFAULT_MOVE_TIMEOUT
+from ..runs import cluster
+from ..grading import grade
+from .. import players
+from ..core.argtypes import positive_number, positive_seconds  # noqa: F401  (the commands' type for seconds, shared with congo test)
+from ..core.argtypes import UsageError, check_writable  # noqa: F401  (check_writable: for the commands)
+from ..core.argtypes import whole_number as whole_number_at_least
+from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
-from ..variants.base import Variant
+from ..core.variant import Variant
 from ..variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES
 
 DEFAULT_OUT = "reports"
@@ -103,7 +105,7 @@ def series_limits(args) -> dict:
 
 
 def box_option(args) -> dict:
-    """{"box": settings} for .py files (harness.box), or {} with --no-box."""
+    """{"box": settings} for .py files (harness.isolation.box), or {} with --no-box."""
     settings = grade.box_from_args(args)
     return {"box": settings.to_dict()} if settings is not None and hasattr(args, "no_box") else {}
 
@@ -158,7 +160,7 @@ def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
 
 def add_points_options(p: argparse.ArgumentParser) -> None:
     """--points and --partial: the scoring of the Gradescope bundle, which grade's points column shares
-    (harness.report.opponent_score)."""
+    (harness.grading.report.opponent_score)."""
     p.add_argument("--points", type=positive_number("points"), default=100.0, metavar="N",
                    help="the points of all games, split evenly over the opponents (default 100)")
     p.add_argument("--partial", action="store_true",

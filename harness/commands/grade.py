@@ -2,8 +2,10 @@
 import json
 import os
 
-from .. import cluster, grade, grading, players, results, similarity
-from ..report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS
+from ..runs import cluster, results
+from ..grading import grade
+from .. import grading, players, similarity
+from ..grading.report import COURSE_GAME_SECONDS, DEFAULT_OPPONENTS
 from .common import (UsageError, add_game_options, add_game_time_option, add_points_options, add_run_options,
                      agent_spec, opponent_list, positive_int, progress_mode, runs_in, series_limits, variant_of)
 

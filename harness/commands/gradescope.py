@@ -1,10 +1,10 @@
-"""`gradescope --out autograder.zip`: the course's grading as a Gradescope autograder (harness/gradescope/)."""
+"""`gradescope --out autograder.zip`: the course's grading as a Gradescope autograder (harness/grading/gradescope/)."""
 from .. import grading, players
-from ..box import BoxSettings
-from ..gradescope import COLOURS, VISIBILITIES, Settings, SettingsError
-from ..gradescope.bundle import BundleError, build_bundle
-from ..report import COURSE_GAME_SECONDS
-from ..sandbox import DEFAULT_MOVE_TIMEOUT
+from ..isolation.box import BoxSettings
+from ..grading.gradescope import COLOURS, VISIBILITIES, Settings, SettingsError
+from ..grading.gradescope.bundle import BundleError, build_bundle
+from ..grading.report import COURSE_GAME_SECONDS
+from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from .common import (UsageError, add_points_options, add_variant_option, agent_spec, opponent_list, positive_int,
                      positive_seconds, variant_of, whole_number)
 

@@ -1,7 +1,7 @@
 """`perft DEPTH`: count move sequences from a position (a rules check)."""
 import time
 
-from ..variants.base import BLACK
+from ..core.variant import BLACK
 from .common import UsageError, add_variant_option, positive_int, start_options, variant_of
 
 

@@ -1,11 +1,11 @@
 """`play --white A --black B`: one game, shown move by move."""
 from .. import players
-from ..box import BoxSettings
-from ..game import Game
+from ..isolation.box import BoxSettings
+from ..core.game import Game
 from ..play.session import HUMAN, Session, default_hint
 from ..play.terminal import play_in_terminal
-from ..referee import play_game
-from ..results import append_record
+from ..core.referee import play_game
+from ..runs.results import append_record
 from .common import (UsageError, add_game_options, agents_help, add_game_time_option, agent_spec, check_writable,
                      move_timeout_of, start_options, variant_of)
 

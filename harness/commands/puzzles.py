@@ -5,12 +5,15 @@ import json
 import os
 import sys
 
-from .. import box, cluster, grade, players
+from ..isolation import box
+from ..runs import cluster
+from ..grading import grade
+from .. import players
 from ..puzzles.puzzle import DEFAULT_SET, PuzzleError, find, load_set, shipped_sets
 from ..puzzles.run import render_text, run_set, summarize
-from ..report import directory_name, file_sha256
-from ..results import SUMMARY_FILE, write_json
-from ..sandbox import DEFAULT_MOVE_TIMEOUT
+from ..grading.report import directory_name, file_sha256
+from ..runs.results import SUMMARY_FILE, write_json
+from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants.cs3243 import VARIANT
 from .common import (UsageError, add_box_options, add_progress_options, add_resume_options, agent_spec,
                      box_option, check_writable, default_out, positive_int, positive_seconds, progress_mode,

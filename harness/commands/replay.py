@@ -5,7 +5,7 @@ import sys
 from typing import Any, Dict, Optional
 
 from ..analysis.store import analysis_path, read_analyses, review_of
-from ..html_report import render_game_html
+from ..view.html import render_game_html
 from ..replay import load_record, record_lines
 from ..variants import find_variant
 from .common import UsageError
@@ -13,7 +13,7 @@ from .common import UsageError
 
 def write_game_page(path: str, record: Dict[str, Any], results: str, expected_variant=None,
                     review: Optional[Dict[str, Any]] = None) -> None:
-    """The one-game HTML viewer (harness.html_report) for a record (with its review, if any),
+    """The one-game HTML viewer (harness.view.html) for a record (with its review, if any),
     written to `path`. ValueError when the record is of another variant than `expected_variant`
     or cannot be read."""
     name = record.get("variant") or "cs3243"

@@ -2,15 +2,18 @@
 import os
 import sys
 
-from .. import box, cluster, grade, players
+from ..isolation import box
+from ..runs import cluster
+from ..grading import grade
+from .. import players
 from ..analysis.run import analyse_games, check_analyser
-from ..check import check_summary
-from ..html_report import write_report_html
-from ..report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, add_reviews, build_report, keep_previous,
-                      opponent_entry, plan_report, render_text, write_report)
-from ..results import group_settings, hold_folder, open_group
-from ..series import run_plans
-from ..variants.base import Variant
+from ..grading.file_check import check_summary
+from ..view.html import write_report_html
+from ..grading.report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, add_reviews, build_report, keep_previous,
+                              opponent_entry, plan_report, render_text, write_report)
+from ..runs.results import group_settings, hold_folder, open_group
+from ..runs.series import run_plans
+from ..core.variant import Variant
 from .common import (DEFAULT_OUT, UsageError, add_analyser_options, add_game_options, add_run_options, agent_spec,
                      opponent_list,
                      positive_int, positive_seconds, progress_mode, runs_in, series_limits, variant_of)

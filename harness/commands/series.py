@@ -1,11 +1,14 @@
 """`series --white A --black B --games N`: N games in parallel, results.jsonl and the score lines."""
 import os
 
-from .. import box, cluster, grade, players, stats
-from ..html_report import write_series_html
-from ..report import directory_name
-from ..results import hold_folder, outcome
-from ..series import SeriesPlan, run_plans
+from ..isolation import box
+from ..runs import cluster
+from ..grading import grade
+from .. import players, stats
+from ..view.html import write_series_html
+from ..grading.report import directory_name
+from ..runs.results import hold_folder, outcome
+from ..runs.series import SeriesPlan, run_plans
 from .common import (DEFAULT_OUT, add_game_options, add_game_time_option, add_run_options, agent_spec, agents_help,
                      positive_int, progress_mode, runs_in, series_limits)
 

@@ -2,7 +2,7 @@
 what an agent would play, step through a results.jsonl. See docs/serve.md."""
 import sys
 
-from ..argtypes import whole_number
+from ..core.argtypes import whole_number
 from ..web.games import IDLE_SECONDS, MAX_GAMES
 from .common import UsageError, positive_seconds
 

@@ -2,8 +2,10 @@
 import os
 import sys
 
-from .. import cluster, grade, tournament
-from ..results import hold_folder
+from ..runs import cluster
+from ..grading import grade
+from .. import tournament
+from ..runs.results import hold_folder
 from .common import (DEFAULT_OUT, UsageError, add_game_options, add_game_time_option, add_run_options, agent_spec,
                      positive_int, progress_mode, runs_in, series_limits)
 
@@ -32,7 +34,7 @@ def run(args) -> int:
 
 
 def class_players(class_dir: str, quiet: bool) -> tuple:
-    """A class folder's files, read as grade reads it (harness.grade.find_submissions): their
+    """A class folder's files, read as grade reads it (harness.grading.grade.find_submissions): their
     paths and {path: student}; each entry without a file is named on stderr."""
     skipped: list = []
     try:

@@ -8,6 +8,6 @@ the colours reversed, as `series --openings` plays them); each finished pair add
 - `pairs`: the tally of finished pairs as games end, the test's state and history, compare.json,
   the fastchess lines;
 - `page`: report.html (the LLR over the games, the Elo interval narrowing, every game);
-- `run`: the run itself on harness.series (results.jsonl, resume, stop when decided).
+- `run`: the run itself on harness.runs.series (results.jsonl, resume, stop when decided).
 See docs/compare.md.
 """

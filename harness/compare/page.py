@@ -5,7 +5,7 @@ import math
 import os
 from typing import Any, Dict, List, Optional
 
-from ..html_report import REPORT_HTML, _figure, _svg, _template, _viewer_context, game_data, variant_of
+from ..view.html import REPORT_HTML, _figure, _svg, _template, _viewer_context, game_data, variant_of
 from .pairs import text_lines
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from .. import stats
-from ..results import POINTS, outcome
-from ..series import SeriesPlan
+from ..runs.results import POINTS, outcome
+from ..runs.series import SeriesPlan
 
 DASHES = "-" * 50
 HISTORY_FIGURES = ("elo", "elo_margin", "nelo", "nelo_margin")

@@ -1,11 +1,11 @@
-"""A comparison on disk: NEW against OLD in colour-reversed pairs (harness.series: results.jsonl
+"""A comparison on disk: NEW against OLD in colour-reversed pairs (harness.runs.series: results.jsonl
 appended as games end, --resume, --force), stopped by the SPRT when it decides; compare.json and
 report.html beside the games."""
 import os
 from typing import Optional
 
-from ..results import read_records, write_json
-from ..series import SeriesPlan, run_plans
+from ..runs.results import read_records, write_json
+from ..runs.series import SeriesPlan, run_plans
 from .page import write_compare_html
 from .pairs import PairTally, Sprt
 

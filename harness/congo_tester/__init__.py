@@ -9,6 +9,6 @@ programs (harness/variants/congo/programs.py). See docs/congo.md ("Test your own
 - `report`: the summary and differences as text, JSON and JUnit XML;
 - `run`: the command line and the run (all cases at once, then each alone if that run fails).
 
-The program runs through `harness.untrusted_run` (no shell, a clean environment, a timeout, an
+The program runs through `harness.isolation.untrusted_run` (no shell, a clean environment, a timeout, an
 output cap, its process group killed; the box unless --no-box). The entry is `run.main`.
 """

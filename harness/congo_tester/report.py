@@ -4,7 +4,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import List, NamedTuple, Sequence
 
-from .. import results
+from ..runs import results
 from .cases import Case
 from .check import Difference, Failure, fen_squares
 

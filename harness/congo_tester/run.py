@@ -11,10 +11,10 @@ import threading
 import time
 from typing import Callable, List, Optional, Sequence
 
-from ..argtypes import Parser, UsageError, check_writable, positive_seconds, whole_number
-from ..box import BoxSettings, bwrap
-from ..untrusted_run import CommandError, Finished, command_line
-from ..untrusted_run import run as run_program
+from ..core.argtypes import Parser, UsageError, check_writable, positive_seconds, whole_number
+from ..isolation.box import BoxSettings, bwrap
+from ..isolation.untrusted_run import CommandError, Finished, command_line
+from ..isolation.untrusted_run import run as run_program
 from ..variants.congo import programs
 from ..variants.congo.rules import LETTERS
 from . import cases as casegen

@@ -10,7 +10,7 @@ from typing import Optional
 
 from ..variants import find_variant, variant_names
 
-FILES = "files"     # CS3243: a .py file per student against opponents (harness/grade.py, the bundle)
+FILES = "files"     # CS3243: a .py file per student against opponents (harness/grading/grade.py, the bundle)
 GRADERS = {
     "repositories": "harness.grading.nthu_class",    # NTHU: a repository per student, make submission
     "programs": "harness.grading.congo_class",       # Congo: a program per part, exact answers
@@ -19,7 +19,7 @@ GRADERS = {
 
 def grader_of(variant) -> Optional[object]:
     """The module that grades a class of `variant`'s course (its `grade(args)` runs the command),
-    or None when the course is graded by harness.grade (CS3243's files) or has no class grading."""
+    or None when the course is graded by harness.grading.grade (CS3243's files) or has no class grading."""
     key = variant.class_grading
     if key is None or key == FILES:
         return None

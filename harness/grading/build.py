@@ -6,7 +6,7 @@ writes in the class folder):
 - the copy leaves out `.git` and the committed `build/` folder (stale binaries, perhaps for
   another system, are never run: every binary graded is built here), then creates an empty
   `build/`, which the course's Makefile expects and most repositories do not commit;
-- `make submission` runs in the box (`harness.untrusted_run` with the copy as its working folder,
+- `make submission` runs in the box (`harness.isolation.untrusted_run` with the copy as its working folder,
   the only folder it may write in): no network, a clean environment, the box's memory, CPU, file
   size and (as root) process limits, a wall-clock limit (`timeout`), and a cap on what it prints
   (a Makefile that prints megabytes fails the build with that reason);
@@ -26,8 +26,8 @@ import stat
 import time
 from typing import Dict, List, Optional, Set, Tuple
 
-from ..box import BoxSettings
-from ..untrusted_run import run as run_program
+from ..isolation.box import BoxSettings
+from ..isolation.untrusted_run import run as run_program
 
 COURSE_SOURCES = ("src/state/state.cpp", "src/policy/submission.cpp", "src/player/submission.cpp")
 STUDENT_FILES = ("src/player/submission.cpp", "src/policy/submission.cpp")

@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional
 
-from ..results import ResultsError, write_json
+from ..runs.results import ResultsError, write_json
 
 GRADEBOOK_JSON, GRADEBOOK_CSV = "gradebook.json", "gradebook.csv"
 STUDENTS = "students"

@@ -15,7 +15,7 @@ course edition; the reference answers are computed once per part for the whole c
 of the program gets every case, as the course runs it; if that run fails (crash, hang past
 --run-timeout, too much output, not one answer per case), every case runs alone
 (`congo_tester.run.one_by_one`, --move-timeout each, default 10 s), so a crash or a hang costs only
-the cases it touches. Everything runs boxed (harness.untrusted_run), each student in its own copy
+the cases it touches. Everything runs boxed (harness.isolation.untrusted_run), each student in its own copy
 (OUT/students/NAME/src).
 
 score: 100 x the mean over the seven parts of (cases passed / cases): every part weighs the same.
@@ -28,14 +28,14 @@ import sys
 import time
 from typing import Callable, Dict, List, Optional
 
-from .. import box as boxing
+from ..isolation import box as boxing
 from ..congo_tester import cases as casegen
 from ..congo_tester import check, report
 from ..congo_tester.run import OUTPUT_CAP, one_by_one
-from ..report import project_version
-from ..results import hold_folder, write_json
-from ..series import worker_pool
-from ..untrusted_run import run as run_program
+from .report import project_version
+from ..runs.results import hold_folder, write_json
+from ..runs.pool import worker_pool
+from ..isolation.untrusted_run import run as run_program
 from ..variants.congo import programs
 from .common import (GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
                      out_folder, read_json, sources_sha256, write_gradebook)
@@ -151,7 +151,7 @@ def _judge(task: dict) -> tuple:
 
 def judged_parts(tasks: List[dict], jobs: int, executor=None):
     """`_judge`'s (key, result) for every task as each ends: on the local pool (`jobs` processes) or
-    on `executor` (harness.cluster's Dask runner), whose queued parts are cancelled if the caller
+    on `executor` (harness.runs.cluster's Dask runner), whose queued parts are cancelled if the caller
     stops early."""
     if not tasks:
         return
@@ -316,7 +316,7 @@ def summary_lines(gradebook: dict) -> List[str]:
 
 def run(args) -> int:
     """The grade command for a class of Congo programs."""
-    from ..cluster import runner as cluster_runner
+    from ..runs.cluster import runner as cluster_runner
     from .common import say
     executor = cluster_runner(args.cluster)
     try:

@@ -7,7 +7,7 @@ The ladder, exactly the course's rule: baselines 1 to 4 in order, one game with 
 baseline is passed with 2 wins or 1 win and 1 draw (`variants.nthu.grading.pair_passes`); the
 ladder stops at the first baseline not passed; 1 point per baseline passed, 1 more when all 8
 games are won. The games of one rung are played for the whole class at once (every core busy),
-each game a one-game series (`harness.series`) in OUT/students/NAME/games/BASELINE-COLOUR, so a
+each game a one-game series (`harness.runs.series`) in OUT/students/NAME/games/BASELINE-COLOUR, so a
 resumed grading plays no finished game again. The student's program is `nthu:` its built binary,
 run in the box with --memory-mb and --move-timeout (SIGTERM at the limit, SIGKILL a second
 later; the last move written before the limit counts); the baselines are ours, in the game's
@@ -21,10 +21,11 @@ import os
 import shutil
 from typing import Callable, Dict, List, Optional, Sequence
 
-from .. import box as boxing
-from ..report import project_version
-from ..results import changed_files, hold_folder, read_settings, write_json
-from ..series import SeriesPlan, run_plans, worker_pool
+from ..isolation import box as boxing
+from .report import project_version
+from ..runs.results import changed_files, hold_folder, read_settings, write_json
+from ..runs.series import SeriesPlan, run_plans
+from ..runs.pool import worker_pool
 from ..tournament import FitError, build_tournament_report, crosstable, plan_tournament
 from ..variants.nthu.grading import BASELINES, agent_result, pair_passes
 from ..variants.nthu.program import PREFIX
@@ -330,7 +331,7 @@ def summary_lines(gradebook: dict) -> List[str]:
 
 def run(args) -> int:
     """The grade command for a class of NTHU repositories."""
-    from ..cluster import runner as cluster_runner
+    from ..runs.cluster import runner as cluster_runner
     from .common import say
     executor = cluster_runner(args.cluster)
     try:

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .. import players
-from ..agent import Agent
-from ..box import BoxSettings
-from ..game import Game
-from ..referee import Turn, agent_rng, agent_turn, game_record
-from ..sandbox import DEFAULT_MOVE_TIMEOUT
-from ..variants.base import BLACK, COLOURS, FAULTS, OTHER, WHITE, Move, Outcome, Termination, Variant
+from ..core.agent import Agent
+from ..isolation.box import BoxSettings
+from ..core.game import Game
+from ..core.referee import Turn, agent_rng, agent_turn, game_record
+from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
+from ..core.variant import BLACK, COLOURS, FAULTS, OTHER, WHITE, Move, Outcome, Termination, Variant
 
 HUMAN = "human"
 SECONDS_DIGITS = 3

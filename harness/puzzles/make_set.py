@@ -42,8 +42,8 @@ import sys
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from .. import players
-from ..records import start_state
-from ..series import SeriesPlan, run_plans
+from ..core.records import start_state
+from ..runs.series import SeriesPlan, run_plans
 from ..variants.cs3243 import VARIANT
 from ..variants.cs3243.fen import parse_engine_move, position_fen
 from ..variants.cs3243.game import Position

@@ -5,9 +5,9 @@ Each puzzle is a one-ply game: the position is set up, the agent to move is buil
 for the move and 30 s of thinking for the game) and asked for one move by the referee, which
 scores a crash, a timeout or an illegal answer as it would in a game; then the game stops (its
 ply limit is 1). The side not to move is `IDLE`, never asked. The games run through
-`harness.series.play_tasks` (the local pool, or a Dask cluster), and each record is appended to
+`harness.runs.series.play_tasks` (the local pool, or a Dask cluster), and each record is appended to
 OUT/results.jsonl the moment it ends, with the puzzle's id, so a run that is cut short resumes
-(`--resume`; `harness.results.open_run`) and `replay OUT/results.jsonl --game N` shows any attempt. OUT/series.json holds
+(`--resume`; `harness.runs.results.open_run`) and `replay OUT/results.jsonl --game N` shows any attempt. OUT/series.json holds
 what makes two runs the same (the agent, the set file's sha256, the limits); OUT/report.json
 the summary.
 
@@ -19,9 +19,10 @@ import shlex
 from typing import Callable, Dict, List, Optional
 
 from .. import stats
-from ..results import RESULTS_FILE, append_record, hold_folder, open_run
-from ..series import Progress, SeriesError, play_tasks
-from ..variants.base import FAULTS, WHITE
+from ..runs.results import RESULTS_FILE, append_record, hold_folder, open_run
+from ..runs.progress import Progress
+from ..runs.series import SeriesError, play_tasks
+from ..core.variant import FAULTS, WHITE
 from ..variants.cs3243 import VARIANT
 from ..variants.cs3243.fen import from_fen
 from .puzzle import DEFAULT_SET, THEMES, Puzzle
@@ -33,7 +34,7 @@ PROGRAM = "python -m harness"
 
 def puzzle_task(puzzle: Puzzle, index: int, agent: str, move_timeout: float, game_time: Optional[float],
                 box: Optional[dict]) -> dict:
-    """The `harness.series.run_game` task of one puzzle: its position, one ply, the agent to move."""
+    """The `harness.runs.series.run_game` task of one puzzle: its position, one ply, the agent to move."""
     gameboard, colour, _, _ = from_fen(puzzle.fen)
     rows = [[c, r, piece, side] for (c, r), (piece, side) in gameboard.items()]
     white, black = (agent, IDLE) if colour == WHITE else (IDLE, agent)

@@ -15,7 +15,7 @@ refutation) that worked last time at the same depth ("killers").
 """
 from typing import Dict, List, Optional
 
-from ..variants.base import Move
+from ..core.variant import Move
 from ..variants.cs3243 import VARIANT
 from ..variants.cs3243.game import Position
 

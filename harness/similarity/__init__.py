@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..series import in_task_order, worker_pool
+from ..runs.pool import in_task_order, worker_pool
 from .compare import COMMON_AT_LEAST, K, MIN_SHARED, WINDOW, candidates, common_hashes, fragments, leave_out, pair_figures
 from .compare import prepare_packed, unique_kgrams
 from .output import fragment_json, write_all

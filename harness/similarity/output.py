@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Sequence
 
 import jinja2
 
-from ..results import write_json
+from ..runs.results import write_json
 from .compare import Prepared, text_of
 
 JSON_NAME, CSV_NAME, HTML_NAME = "similarity.json", "similarity.csv", "similarity.html"

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..results import ResultsError
+from ..runs.results import ResultsError
 
 LANGUAGES = {".py": "python", ".cpp": "cpp", ".cc": "cpp", ".h": "cpp", ".hpp": "cpp"}
 MAX_FILE_BYTES = 2 * 1024 * 1024      # a submission's source file is far smaller; a bigger one is skipped

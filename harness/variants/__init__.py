@@ -1,13 +1,13 @@
 """The registry of variants: a name on the command line -> the variant object.
 
 A new variant is a module (or package) under ``harness/variants/`` that defines ``VARIANT``, an
-instance of `harness.variants.base.Variant`, plus one line here. Modules are imported on first
+instance of `harness.core.variant.Variant`, plus one line here. Modules are imported on first
 use, so a command for one course never loads another's rules.
 """
 import importlib
 from typing import Dict, List
 
-from .base import Variant
+from ..core.variant import Variant
 
 DEFAULT_VARIANT = "cs3243"
 _MODULES: Dict[str, str] = {

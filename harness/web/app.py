@@ -27,9 +27,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .. import players
-from ..agent import AgentError
-from ..box import BoxSettings
-from ..html_report import board_geometry, encode_grid, legend
+from ..core.agent import AgentError
+from ..isolation.box import BoxSettings
+from ..view.board import board_geometry, encode_grid, legend
 from ..play.session import HUMAN, Refused, Session, probe
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
 from .games import IDLE_SECONDS, MAX_GAMES, THINKING, Full, Games, NotYourTurn
@@ -40,9 +40,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
 # the only files served: name -> (file, type); style.css is the report viewer's own
 ASSETS = {"play.js": (os.path.join(STATIC, "play.js"), "text/javascript"),
-          "board.js": (os.path.join(os.path.dirname(HERE), "templates", "board.js"), "text/javascript"),
+          "board.js": (os.path.join(os.path.dirname(HERE), "view", "templates", "board.js"), "text/javascript"),
           "play.css": (os.path.join(STATIC, "play.css"), "text/css"),
-          "style.css": (os.path.join(os.path.dirname(HERE), "templates", "style.css"), "text/css")}
+          "style.css": (os.path.join(os.path.dirname(HERE), "view", "templates", "style.css"), "text/css")}
 MAX_BODY = 32 << 20          # bytes: a results.jsonl of thousands of games
 MAX_PACE = 5.0
 MAX_WAITING = 8              # requests waiting on a thread of their own (probes, results files) at once

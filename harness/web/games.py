@@ -27,9 +27,9 @@ import threading
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..html_report import encode_grid
+from ..view.board import encode_grid
 from ..play.session import Refused, Session
-from ..variants.base import COLOURS, FAULTS, OTHER, Fault, Outcome, Termination
+from ..core.variant import COLOURS, FAULTS, OTHER, Fault, Outcome, Termination
 
 MAX_GAMES = 32              # games kept at once (each may hold an agent process per side)
 IDLE_SECONDS = 600.0        # a game nobody asked about or watched this long expires

@@ -4,9 +4,9 @@ it (`game_data`: its positions and, from an analysis.jsonl sent beside it, its r
 each position's FEN for the probe."""
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..html_report import game_data, variant_of
-from ..records import record_states
-from ..results import RESULTS_FILE, records_from_bytes
+from ..view.html import game_data, variant_of
+from ..core.records import record_states
+from ..runs.results import RESULTS_FILE, records_from_bytes
 from ..variants import UnknownVariant
 from .words import ending_words
 

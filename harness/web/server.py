@@ -12,7 +12,7 @@ from typing import Callable, List, Optional
 
 import uvicorn
 
-from ..sandbox import kill_started
+from ..isolation.sandbox import kill_started
 from .app import LOOPBACK, Settings, create_app
 
 GRACE_SECONDS = 2     # on Ctrl-C, requests still being answered get this long (those waiting on an agent answer 503 at once)

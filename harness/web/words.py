@@ -3,7 +3,7 @@ plies)."), from a game's result and reason (results.jsonl's words: `Termination`
 The loser (`L`) is the side that did not win; for a draw by no move, the side to move."""
 from typing import Any, Dict, Optional
 
-from ..variants.base import Termination
+from ..core.variant import Termination
 
 # why a side won or drew, by the record's reason; W the winner, L the other side
 WHY = {

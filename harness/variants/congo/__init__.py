@@ -13,7 +13,7 @@ wins), only the two lions are left (draw), the side to move has no move (draw), 
 """
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-from ..base import BLACK, WHITE, Move, Outcome, Termination, Variant
+from ...core.variant import BLACK, WHITE, Move, Outcome, Termination, Variant
 from . import rules
 from .rules import EDITIONS, FenError, format_fen, parse_fen
 

@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import IO, List, Optional, Sequence, Tuple
 
-from ...argtypes import Parser, UsageError, whole_number
+from ...core.argtypes import Parser, UsageError, whole_number
 from . import rules, search
 from .rules import FenError, Position, parse_fen
 

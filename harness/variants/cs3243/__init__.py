@@ -6,7 +6,7 @@ The rules engine is `rules.Rules` (flat board of signed ints, tables built from 
 """
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..base import BLACK, WHITE, Move, Outcome, Variant
+from ...core.variant import BLACK, WHITE, Move, Outcome, Variant
 from . import board_text, fen
 from .config import read_config
 from .fen import from_fen

@@ -6,13 +6,13 @@ such as Dummy depend on it), the flat board of `rules` derived from it, the side
 plies played, the plies since the last capture and the game's limits. Positions are never
 changed: `advance` makes the next one (the dict and list are copied, 49 entries each).
 
-`Game` is the runner of `harness.game` with CS3243's constructor and the names the agents,
+`Game` is the runner of `harness.core.game` with CS3243's constructor and the names the agents,
 tests and benches use (board, gameboard, side, quiet_plies, ...).
 """
 from typing import Dict, List, Optional, Tuple
 
-from ...game import Game as Runner
-from ..base import Move as VariantMove, Outcome, Termination
+from ...core.game import Game as Runner
+from ...core.variant import Move as VariantMove, Outcome, Termination
 from .pieces import BLACK, WHITE
 from .rules import COLOUR_OF_SIDE, RULES, SIDE_OF_COLOUR, Move, Rules
 

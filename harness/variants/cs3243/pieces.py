@@ -7,7 +7,7 @@ with row 0 at the top (White's back rank). White pawns move towards higher rows.
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from ..base import BLACK, COLOURS, WHITE  # noqa: F401  (the course's colour names)
+from ...core.variant import BLACK, COLOURS, WHITE  # noqa: F401  (the course's colour names)
 
 Vector = Tuple[int, int]  # (column step, row step)
 

@@ -6,7 +6,7 @@ a tuple (or list) of two squares ``(column_letter, int_row)``.
 """
 from typing import Any, Optional
 
-from ..base import AgentProtocol, Move
+from ...core.variant import AgentProtocol, Move
 
 
 def parse_answer(state, answer: Any) -> Optional[Move]:

@@ -18,7 +18,7 @@ when one is given (draw).
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-from ..base import BLACK, WHITE, Move, Outcome, Termination, Variant
+from ...core.variant import BLACK, WHITE, Move, Outcome, Termination, Variant
 from . import rules
 
 NAMES = ("", "Pawn", "Knight", "Bishop", "Rook", "Queen", "King")

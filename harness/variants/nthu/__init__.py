@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from ..base import BLACK, WHITE, Move, Outcome, Termination, Variant
+from ...core.variant import BLACK, WHITE, Move, Outcome, Termination, Variant
 from . import core
 from .files import StateFileError, parse_state, state_text
 from .grading import BASELINES, course_grading, grading_lines

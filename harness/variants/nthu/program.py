@@ -14,7 +14,7 @@ Faults, scored as the course scores them (the player loses):
   the variant does not read as a move, so the referee records an illegal move;
 - a program stopped at the limit keeps a valid move it had already written.
 A file that is not executable but ends in .py is run with this Python. The program's environment
-is `harness.untrusted_env`'s (its working folder as HOME and TMPDIR), nothing of the grader's.
+is `harness.isolation.untrusted_env`'s (its working folder as HOME and TMPDIR), nothing of the grader's.
 
 `contain(argv, workdir, limit, grace)`, given by the caller (harness.players: the box), turns the
 command into a boxed one, (argv, env): the program then runs in the box with its working folder
@@ -30,8 +30,8 @@ import tempfile
 import time
 from typing import Callable, List, Optional, Tuple
 
-from harness.agent import Agent, AgentCrash, AgentError, AgentTimeout
-from harness.untrusted_env import untrusted_env
+from harness.core.agent import Agent, AgentCrash, AgentError, AgentTimeout
+from harness.isolation.untrusted_env import untrusted_env
 
 from . import move_from_course
 from .files import read_action, state_text

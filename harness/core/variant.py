@@ -1,0 +1,283 @@
+"""The interface every game (variant) offers to the referee, series, reports, replay and perft.
+
+Model: OpenSpiel's Game/State split and python-chess's Outcome. A variant is one object (a
+subclass of `Variant`) that knows its rules; a *state* is one position plus whatever the end
+rules need (side to move, ply count, counters). States are never changed in place: `apply`
+returns a new one, so the referee can hand a state to anyone.
+
+What the referee needs of a variant, and nothing else:
+
+- ``name``, ``title``; ``start(...)`` the first state (optionally from a config file or a FEN,
+  see each variant); ``to_move(state)`` the colour to move (``WHITE`` or ``BLACK``);
+- ``legal_moves(state)`` the moves of the side to move, in the variant's fixed order, as
+  `Move` values; ``apply(state, move)`` the next state;
+- ``outcome(state)`` None while the game goes on, else an `Outcome` (the end rules, in the
+  variant's documented order, checked before each ply);
+- ``move_name(move)`` / ``parse_move(text)`` moves to and from text such as ``d2d3``;
+- ``values`` material values by piece name; ``board_text(state, last=None)`` a text board;
+  ``grid(state)`` and ``square_names()`` the board as data for pictures (the HTML viewer);
+- ``perft(state, depth)`` move sequences of a given length (a variant may override the generic
+  one with a faster path);
+- ``protocol``: how an agent is shown the game and how its answer is read (`AgentProtocol`;
+  CS3243 shows the course's gameboard dict, other variants may show the state itself).
+"""
+import enum
+from dataclasses import dataclass
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+WHITE, BLACK = "White", "Black"
+COLOURS = (WHITE, BLACK)
+OTHER = {WHITE: BLACK, BLACK: WHITE}
+
+
+class Termination(str, enum.Enum):
+    """Why a game ended. The value is what results.jsonl records as ``reason``."""
+    # CS3243 (7x7 fairy minichess)
+    KING_CAPTURE = "king_capture"             # the capturer wins
+    NO_MOVES_DRAW = "no_moves_draw"           # side to move has no move at all (also Congo)
+    CHECKMATE = "checkmate"                   # every move leaves the attacked King attacked
+    OUT_OF_VALID_MOVES = "out_of_valid_moves"  # every move walks into an attack
+    FIFTY_MOVE_DRAW = "fifty_move_draw"       # N plies without a capture
+    MAX_PLIES = "max_plies"                   # the game reached the ply limit (also Congo)
+    # NTHU MiniChess 6x5
+    KING_THREAT = "king_threat"               # the side to move can capture the King: it wins
+    STEP_LIMIT = "step_limit"                 # 50 plies played: material decides
+    NO_MOVES = "no_moves"                     # the side to move has no move: it loses
+    # Congo
+    LION_CAPTURE = "lion_capture"             # a lion is gone: the side with its lion wins
+    LIONS_ONLY = "lions_only"                 # only the two lions are left: draw
+    # Chess-like games (Gardner): also CHECKMATE, FIFTY_MOVE_DRAW (no capture or pawn move), MAX_PLIES
+    STALEMATE = "stalemate"                   # no legal move, not in check: draw
+    REPETITION = "repetition"                 # a position stands for the third time: draw
+    INSUFFICIENT_MATERIAL = "insufficient_material"   # neither side can ever mate: draw
+    # Faults, set by the referee when an agent fails (the other side wins)
+    ILLEGAL_MOVE = "illegal_move"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    GAME_TIME = "game_time"                   # the agent's thinking over the game ran out
+    # A human player (play --white human, serve) gave up: the other side wins
+    RESIGNATION = "resignation"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+FAULTS = frozenset((Termination.ILLEGAL_MOVE, Termination.TIMEOUT, Termination.CRASH,
+                    Termination.GAME_TIME))
+
+
+@dataclass(frozen=True)
+class Fault:
+    """What an agent did wrong: the structured cause behind a fault termination."""
+    colour: str                       # WHITE or BLACK: the side at fault
+    message: str                      # one line, e.g. "no answer within 30 s"
+    exc_type: Optional[str] = None    # the exception's class name, when it raised
+    line: Optional[int] = None        # the line of the agent's file where it failed, if known
+
+    def text(self) -> str:
+        """The record's ``error`` text: ``White: ValueError: boom (AB.py line 3)``-style."""
+        return f"{self.colour}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the termination, the winning colour (None for a draw), any fault."""
+    termination: Termination
+    winner: Optional[str]
+    fault: Optional[Fault] = None
+
+    @property
+    def result(self) -> str:
+        """'white', 'black' or 'draw', as results.jsonl records it."""
+        return self.winner.lower() if self.winner else "draw"
+
+    @property
+    def reason(self) -> str:
+        return self.termination.value
+
+
+class Move(NamedTuple):
+    """A move from one square index to another; `promotion` names the piece a pawn becomes
+    when the mover chooses it (None when the variant promotes by itself or not at all)."""
+    from_square: int
+    to_square: int
+    promotion: Optional[str] = None
+
+
+class IllegalAnswer(Exception):
+    """An agent's answer that is not one of the mover's moves (the text says why)."""
+
+
+class AgentProtocol:
+    """How agents see a game and answer. The default: the agent is shown the state itself
+    (states are immutable) and answers with a `Move` or a move name; the referee accepts it
+    only when it is one of the legal moves."""
+
+    def __init__(self, variant: "Variant"):
+        self.variant = variant
+
+    def view(self, state: Any, colour: str) -> Any:
+        """What the agent to move is given (a fresh object each move)."""
+        return state
+
+    def changed(self, view: Any, state: Any) -> bool:
+        """Did the agent change what it was given? (Immutable views cannot change.)"""
+        return False
+
+    def read(self, state: Any, answer: Any) -> Optional[Move]:
+        """The legal move the answer names, or None."""
+        legal = self.variant.legal_moves(state)
+        if isinstance(answer, str):
+            try:
+                answer = self.variant.parse_move(answer)
+            except ValueError:
+                return None
+        if isinstance(answer, tuple) and not isinstance(answer, Move) and len(answer) in (2, 3):
+            answer = Move(*answer) if all(type(x) is int for x in answer[:2]) else None
+        return answer if isinstance(answer, Move) and answer in legal else None
+
+
+class Variant:
+    """Base class of a game; subclasses fill in the rules. See the module docstring."""
+
+    name = "variant"
+    title = "a game"
+    values: Dict[str, int] = {}
+    protocol_class = AgentProtocol
+    default_move_timeout: Optional[float] = None   # seconds per move for program/file agents (None: 30)
+    # The course's grading, for `report`: the opponents it plays by default, games per opponent and
+    # colour, the agent's colour(s), the pass marks (not-lost rate per opponent; none: no verdict
+    # from marks) and its limit on thinking per game (None: none).
+    report_opponents: Tuple[str, ...] = ()
+    report_games = 50
+    report_colour = "white"
+    pass_marks: Dict[str, float] = {}
+    game_seconds: Optional[float] = None
+    # The game review's analyser when `analyse` is given none: "ab" (our own search for the
+    # variant, agents' registry) or "uci" (a UCI engine such as Fairy-Stockfish, which knows the
+    # game by the name `uci_variant`; None: no UCI engine plays it).
+    default_analyser = "ab"
+    uci_variant: Optional[str] = None
+    # How the UCI analyser's centipawns read as win %: the logistic slope and the noise floor in
+    # win % points (docs/analysis.md, "The rule"). By default chess's slope (lichess's 0.00368208)
+    # and the floor measured for Fairy-Stockfish in cs3243; a variant fitted to its own games
+    # says so (cs3243 does).
+    uci_win_slope = 0.00368208
+    uci_noise = 6.5
+    # how `grade` grades a class of this course: "files" (a .py file per student against
+    # opponents: harness/grading/grade.py and the Gradescope bundle), a key of harness.grading.GRADERS
+    # ("repositories", "programs"), or None: no class grading
+    class_grading: Optional[str] = None
+
+    def __init__(self):
+        self.protocol = self.protocol_class(self)
+
+    # -- to be provided by every variant ---------------------------------------------------
+
+    def start(self, **options) -> Any:
+        raise NotImplementedError
+
+    def to_move(self, state: Any) -> str:
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any) -> List[Move]:
+        raise NotImplementedError
+
+    def apply(self, state: Any, move: Move) -> Any:
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> Optional[Outcome]:
+        raise NotImplementedError
+
+    def move_name(self, move: Move) -> str:
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> Move:
+        """ValueError when `text` is not a move name of this variant (legal or not)."""
+        raise NotImplementedError
+
+    def board_text(self, state: Any, last: Optional[Move] = None) -> str:
+        raise NotImplementedError
+
+    def grid(self, state: Any) -> List[List[Optional[Tuple[str, str]]]]:
+        """The board for drawing: rows from the top of the picture down, each a list of cells
+        left to right, a cell None or (piece letter, colour); White's side at the bottom."""
+        raise NotImplementedError
+
+    def square_names(self) -> Tuple[List[str], List[str]]:
+        """Labels for drawing: (column labels left to right, row labels top to bottom)."""
+        raise NotImplementedError
+
+    # -- with defaults -----------------------------------------------------------------------
+
+    def game_options(self, fifty: Optional[int] = None, max_plies: Optional[int] = None,
+                     config: Optional[str] = None, fen: Optional[str] = None) -> Dict[str, Any]:
+        """The keyword arguments of `start` for the command line's --fifty, --max-plies,
+        --config and --fen (None: not given), as JSON-able values that name the game's setup in
+        a series' settings. ValueError (one line) for an option this variant does not have or a
+        bad value; a variant overrides this for the options it has."""
+        given = {"fifty": fifty, "max_plies": max_plies, "config": config, "fen": fen}
+        for key, value in given.items():
+            if value is not None:
+                raise ValueError(f"{self.name} has no --{key.replace('_', '-')} option")
+        return {}
+
+    def legend(self) -> str:
+        """What the board's letters mean, e.g. 'K King, Q Queen, ...'."""
+        return ", ".join(f"{letter} {name}" for name, letter in self.letters.items())
+
+    letters: Dict[str, str] = {}     # piece name -> board letter (upper case)
+
+    def describe(self, state: Any) -> str:
+        """One line on the game's limits, for `play`'s header."""
+        return ""
+
+    def plies(self, state: Any) -> int:
+        return state.plies
+
+    def perft(self, state: Any, depth: int) -> int:
+        """Move sequences of length `depth` from `state`; a finished game has none beyond it."""
+        if depth == 0:
+            return 1
+        if self.outcome(state) is not None:
+            return 0
+        moves = self.legal_moves(state)
+        if depth == 1:
+            return len(moves)
+        return sum(self.perft(self.apply(state, m), depth - 1) for m in moves)
+
+    def course_grading(self, games: Dict[str, Dict[str, List[dict]]]) -> Optional[Dict[str, Any]]:
+        """A course with its own rule beyond pass marks grades a report's games (opponent ->
+        the agent's colour -> records): report.json's `course` entry, with `passed` and `lines`
+        (its text). None by default: the pass marks are the whole rule."""
+        return None
+
+    def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
+        """Extra fields for a game's record (e.g. a start FEN); none by default."""
+        return {}
+
+    def engine_fen(self, state: Any) -> str:
+        """The position as sent to a UCI engine (``position fen ...``); by default `fen`."""
+        return self.fen(state)
+
+    def engine_move(self, state: Any, text: str) -> Optional[Move]:
+        """The legal move a UCI engine's move text names in `state`, or None."""
+        try:
+            move = self.parse_move(text)
+        except ValueError:
+            return None
+        return move if move in self.legal_moves(state) else None
+
+    def fen(self, state: Any) -> Optional[str]:
+        """The state as the text `game_options(fen=...)` reads back (the side to move included),
+        or None for a variant without one."""
+        return None
+
+    def check_cell(self, state: Any) -> Optional[Tuple[int, int]]:
+        """The `grid` cell (row, column) of the mover's royal piece when the other side could
+        capture it with its next move (the board shows it as check), else None."""
+        return None
+
+    def regions(self) -> Dict[str, List[Tuple[int, int]]]:
+        """Named groups of `grid` cells the board draws apart (Congo's river): name -> cells."""
+        return {}

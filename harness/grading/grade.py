@@ -1,0 +1,484 @@
+"""Grading a whole class: every student's file checked and played against the opponents as the
+course would, boxed, on this machine's pool or a Dask cluster, with a gradebook at the end.
+
+A submission is a sub-folder of CLASS_DIR (the folder's name is the student; the file is found
+by `harness.grading.submission`'s rule, the Gradescope bundle's: AB.py in any case at any depth, else the
+one .py file that defines studentAgent) or a ``.py`` file directly in CLASS_DIR (the stem is the
+student); every other entry is named in the gradebook with why it is not graded. Each file is
+checked (`harness.grading.file_check`, in the box) and played by `harness.grading.report`'s plans under
+``OUT/students/NAME/`` (one series per opponent, results.jsonl appended as games end), so
+``--resume`` plays no finished game again and the gradebook is rebuilt from the results. A broken
+file never stops the class: its games are lost the way the course loses them (crash,
+timeout, illegal move, printing) and a file the check rejects gets the verdict ``rejected``.
+
+Output: ``OUT/gradebook.csv`` and ``OUT/gradebook.json`` (one row per student with the course's
+verdict and the Gradescope bundle's points, fields in docs/grading.md) and per student report.json,
+report.md and report.html, written for the student (`student_report`). A resume with other
+settings is refused (`results.open_group`).
+"""
+import csv
+import datetime
+import json
+import multiprocessing
+import os
+import re
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence
+
+from ..isolation import box as boxing
+from .file_check import check_summary
+from ..view.html import write_report_html
+from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
+                     opponent_score, plan_report, printed_text, project_version, split_points, write_report)
+from ..runs.results import (RESULTS_FILE, ResultsError, changed_files, check_free, file_sha256, group_settings,
+                            hold_folder, open_group, read_settings, write_json)
+from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
+from ..runs.series import run_plans
+from .submission import class_entry, find_submission
+
+GRADEBOOK_CSV, GRADEBOOK_JSON = "gradebook.csv", "gradebook.json"
+STUDENTS = "students"
+CHECK_FILE = "check.json"
+FAULTS = ("crash", "timeout", "illegal_move", "game_time")
+
+
+class GradeError(ResultsError):
+    """The class folder or the output folder cannot be used; one line of text."""
+
+
+@dataclass
+class Submission:
+    student: str
+    path: Optional[str]            # absolute path of the file to grade; None when there is none
+    share: str                     # what the box shows it: "folder" (its sub-folder) or "file"
+    problem: Optional[str] = None  # why there is no file
+
+    @property
+    def folder(self) -> str:
+        return directory_name(self.student)
+
+
+    @property
+    def root(self) -> Optional[str]:
+        """The folder the student's paths are relative to: their sub-folder, or the class folder
+        for a loose file."""
+        if self.path is None:
+            return None
+        if self.share == "file":
+            return os.path.dirname(self.path)
+        return self.path[:len(self.path) - len(self.shown)].rstrip(os.sep)
+
+    shown: str = ""                # the file as the student knows it: relative to their submission
+
+
+def find_submissions(class_dir: str, skipped: Optional[List[dict]] = None) -> List[Submission]:
+    """The class's submissions, by student name; each entry of the class folder that is not one
+    goes to `skipped` as {"entry", "reason"}."""
+    if not os.path.exists(class_dir):
+        raise GradeError(f"class folder '{class_dir}' does not exist")
+    if not os.path.isdir(class_dir):
+        raise GradeError(f"'{class_dir}' is not a folder: grade takes a folder of submissions")
+    found: Dict[str, Submission] = {}
+    skipped = [] if skipped is None else skipped
+    for name in sorted(os.listdir(class_dir)):
+        full = os.path.abspath(os.path.join(class_dir, name))
+        kind, why = class_entry(name, full)
+        if kind == "skip":
+            skipped.append({"entry": name, "reason": why})
+            continue
+        if kind == "folder":
+            student = name
+            chosen, note = find_submission(full)
+            sub = (Submission(student, os.path.join(full, chosen), "folder", shown=chosen) if chosen
+                   else Submission(student, None, "folder", note))
+        else:
+            student = os.path.splitext(name)[0]
+            sub = Submission(student, full, "file", shown=name)
+        if sub.folder in {s.folder for s in found.values()}:
+            raise GradeError(f"two submissions in {class_dir} are both student '{student}' "
+                             f"(a folder and a .py file?); rename one")
+        found[student] = sub
+    if not found:
+        raise GradeError(f"no submissions in {class_dir}: expected sub-folders with AB.py or .py files"
+                         + (f" ({len(skipped)} entries not graded: "
+                            f"{'; '.join(e['entry'] + ': ' + e['reason'] for e in skipped[:3])})" if skipped else ""))
+    return list(found.values())
+
+
+def _cached_check(sub: Submission, out: str, sha: Optional[str], move_timeout: float,
+                  box: boxing.BoxSettings, reuse: bool) -> dict:
+    """The course's check of the file (its problems naming the file as the student knows it),
+    kept in OUT/students/NAME/check.json with its sha256."""
+    path = os.path.join(out, CHECK_FILE)
+    if reuse and os.path.exists(path):
+        try:
+            with open(path, encoding="utf-8") as handle:
+                kept = json.load(handle)
+            if kept.get("sha256") == sha and kept.get("shown") == sub.shown:
+                return kept["check"]
+        except (ValueError, KeyError, OSError):
+            pass
+    check = _relative(check_summary(sub.path, move_timeout, box, name=sub.shown), sub.root)
+    os.makedirs(out, exist_ok=True)
+    write_json(path, {"sha256": sha, "shown": sub.shown, "check": check})
+    return check
+
+
+def _relative(data, root: Optional[str]):
+    """`data` (report or check structures) with every path under the student's submission
+    folder `root` written relative to it: what the student is shown names no TA's folder."""
+    if root is None:
+        return data
+    prefix = root.rstrip(os.sep) + os.sep
+    if isinstance(data, str):
+        return data.replace(prefix, "")
+    if isinstance(data, list):
+        return [_relative(item, root) for item in data]
+    if isinstance(data, dict):
+        return {key: _relative(value, root) for key, value in data.items()}
+    return data
+
+
+def _relative_file(path: str, root: Optional[str]) -> None:
+    """The page at `path` with the student's folder `root` left out of every path (`_relative`)."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(_relative(text, root))
+
+
+def _check_one(args: tuple) -> dict:
+    return _cached_check(*args)
+
+
+def _check_all(submissions: List[Submission], out: str, shas: Dict[str, Optional[str]], move_timeout: float,
+               shares: Dict[str, boxing.BoxSettings], resume: bool, jobs: Optional[int],
+               say: Callable[[str], None]) -> Dict[str, dict]:
+    """Every file's check, `jobs` at a time. In processes (spawned: this process may hold a Dask
+    client's threads), not threads: Python 3.11's ast.parse is not safe in parallel threads."""
+    say(f"checking {len(submissions)} files")
+    work = [(sub, os.path.join(out, STUDENTS, sub.folder), shas[sub.student], move_timeout, shares[sub.share],
+             resume) for sub in submissions]
+    jobs = min(max(1, jobs or os.cpu_count() or 1), len(work))
+    if jobs <= 1:
+        results = [_check_one(item) for item in work]
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = pool.map(_check_one, work)
+    return {sub.student: result for sub, result in zip(submissions, results)}
+
+
+def _faults(entries: Dict[str, dict]) -> Dict[str, int]:
+    total: Dict[str, int] = {}
+    for e in entries.values():
+        for reason, count in e["lost_by"].items():
+            if reason in FAULTS:
+                total[reason] = total.get(reason, 0) + count
+    return total
+
+
+def course_points(report: Optional[dict], check: Optional[dict], points: float, partial: bool,
+                  opponents: Sequence[str]) -> dict:
+    """The points the Gradescope bundle would give (`report.opponent_score`, the same rule and
+    options): {"total", "of", "opponents": {name: points}}. A file missing or rejected by the
+    course's check scores 0 (the course scores it 0, and the bundle plays no game of it)."""
+    shares = split_points(points, opponents)
+    entries = report["opponents"] if report else {}
+    scored = {name: 0.0 for name in opponents}
+    if report is not None and (check is None or check["accepted"]):
+        for name in opponents:
+            e = entries.get(name)
+            if e is not None:
+                scored[name] = opponent_score(shares[name], e["pass_mark"], e["course_not_lost"], e["games"],
+                                              partial, name)[0]
+    return {"total": round(sum(scored.values()), 2), "of": points, "partial": partial, "opponents": scored}
+
+
+def _longest_game(entries: Dict[str, dict]) -> Optional[float]:
+    """The longest thinking over one game, in seconds (3 decimals); None when the file never
+    moved (a file that fails at import has no game of its own to time)."""
+    moved = [e["game_seconds_max"] for e in entries.values() if (e["plies"]["max"] or 0) > 0]
+    return round(max(moved), 3) if moved else None
+
+
+def _row(sub: Submission, class_dir: str, opponents: Sequence[str], sha: Optional[str],
+         check: Optional[dict], report: Optional[dict], points: dict) -> dict:
+    """One student's gradebook row (JSON form: per opponent nested)."""
+    entries = report["opponents"] if report else {}
+    if sub.path is None:
+        verdict = "no file"
+    elif check is not None and not check["accepted"]:
+        verdict = "rejected"
+    else:
+        verdict = {True: "pass", False: "fail", None: "n/a"}[report["passed"]]
+    errors = [err for e in entries.values() for err in e["errors"]]
+    printed = sum(e["printed_games"] for e in entries.values())
+    return {
+        "student": sub.student,
+        "file": os.path.relpath(sub.path, class_dir) if sub.path else None,
+        "sha256": sha,
+        "check": "missing" if sub.path is None else ("accepted" if check["accepted"] else "rejected"),
+        "check_reasons": [sub.problem] if sub.path is None else check["problems"],
+        "opponents": {name: {"games": entries[name]["games"], "wins": entries[name]["wins"],
+                             "draws": entries[name]["draws"], "losses": entries[name]["losses"],
+                             "printed_games": entries[name]["printed_games"],
+                             "pass_mark": entries[name]["pass_mark"], "passed": entries[name]["passed"],
+                             "points": points["opponents"][name]}
+                      for name in opponents if name in entries},
+        "verdict": verdict,
+        "points": points["total"],
+        "faults": _faults(entries),
+        "first_error": errors[0] if errors else None,
+        "max_game_seconds": _longest_game(entries),
+        "printed_games": printed,
+        "same_file_as": [],            # filled in once every row is known
+        "notes": [f"{printed_text(printed)}: counted as lost, the course rejects files that print"]
+        if printed else [],
+    }
+
+
+def flag_identical(rows: List[dict]) -> None:
+    """Rows whose files have the same sha256 name each other (same_file_as) and say so in notes."""
+    by_sha: Dict[str, List[str]] = {}
+    for row in rows:
+        if row["sha256"]:
+            by_sha.setdefault(row["sha256"], []).append(row["student"])
+    for row in rows:
+        others = [name for name in by_sha.get(row["sha256"] or "", []) if name != row["student"]]
+        row["same_file_as"] = others
+        if others:
+            row["notes"].append(f"the same file (sha256) as {', '.join(others)}")
+
+
+def csv_fields(opponents: Sequence[str]) -> List[str]:
+    per = [f"{name}_{field}" for name in opponents for field in ("wins", "draws", "losses", "pass", "points")]
+    return (["student", "file", "sha256", "check", "check_reasons"] + per +
+            ["verdict", "points", "faults", "first_error", "max_game_seconds", "printed_games", "same_file_as",
+             "notes"])
+
+
+def csv_row(row: dict, opponents: Sequence[str]) -> dict:
+    flat = {key: row[key] for key in ("student", "file", "sha256", "check", "verdict", "points", "first_error",
+                                      "max_game_seconds", "printed_games")}
+    flat["check_reasons"] = " | ".join(row["check_reasons"])
+    flat["faults"] = ", ".join(f"{reason} {count}" for reason, count in row["faults"].items())
+    flat["same_file_as"] = ", ".join(row["same_file_as"])
+    flat["notes"] = "; ".join(row["notes"])
+    for name in opponents:
+        o = row["opponents"].get(name)
+        for field in ("wins", "draws", "losses", "points"):
+            flat[f"{name}_{field}"] = "" if o is None else o[field]
+        flat[f"{name}_pass"] = "" if o is None or o["passed"] is None else ("yes" if o["passed"] else "no")
+    return {key: ("" if value is None else value) for key, value in flat.items()}
+
+
+def write_gradebook(out: str, gradebook: dict) -> None:
+    write_json(os.path.join(out, GRADEBOOK_JSON), gradebook)
+    opponents = gradebook["settings"]["opponents"]
+    with open(os.path.join(out, GRADEBOOK_CSV), "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=csv_fields(opponents))
+        writer.writeheader()
+        for row in gradebook["students"]:
+            writer.writerow(csv_row(row, opponents))
+
+
+def say(text: str) -> None:
+    from tqdm import tqdm
+    tqdm.write(text, file=sys.stderr)
+
+
+def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[str] = DEFAULT_OPPONENTS,
+                variant: str = "cs3243", seed: int = 0, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+                game_time: Optional[float] = COURSE_GAME_SECONDS, box: Optional[boxing.BoxSettings] = None,
+                jobs: Optional[int] = None, executor=None, resume: bool = False, force: bool = False,
+                progress="auto", say: Callable[[str], None] = say, start: Optional[dict] = None,
+                points: float = 100.0, partial: bool = False) -> dict:
+    """Grade every submission in `class_dir` into `out`; return the gradebook (also written).
+    `start`: the variant's start options (fifty, max_plies, config, fen), as for a SeriesPlan.
+    points, partial: the Gradescope bundle's scoring (`course_points`)."""
+    box = box or boxing.BoxSettings()
+    class_abs, out_abs = os.path.realpath(class_dir), os.path.realpath(out)
+    if out_abs == class_abs or out_abs.startswith(class_abs + os.sep):
+        raise GradeError(f"--out {out} is inside the class folder {class_dir}; choose a folder outside it")
+    inside_repository(out)
+    skipped: List[dict] = []
+    submissions = find_submissions(class_dir, skipped)
+    check_free(out)
+    if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (resume or force):
+        raise GradeError(f"{out} already holds a gradebook; add --resume to continue that grading, "
+                         f"--force to start over, or choose another --out")
+    with hold_folder(out):          # one run at a time in OUT
+        limits = {"seed": seed, "move_timeout": move_timeout, "game_time": game_time, "variant": variant}
+        # a resume with other settings is refused here, before anything is written (results.open_group)
+        open_group(out, group_settings({**limits, **(start or {}), "box": box.to_dict()}, games=games,
+                                       opponents=list(opponents), colour="white", points=points, partial=partial),
+                   resume, force, "grading")
+        if force:
+            # the old gradebook goes first: a run stopped from here on leaves none beside emptied reports
+            for name in (GRADEBOOK_JSON, GRADEBOOK_CSV):
+                if os.path.exists(os.path.join(out, name)):
+                    os.remove(os.path.join(out, name))
+            if os.path.isdir(os.path.join(out, STUDENTS)):
+                shutil.rmtree(os.path.join(out, STUDENTS))
+        try:
+            os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
+        except OSError as exc:
+            raise GradeError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
+        for entry in skipped:
+            say(f"not graded: {entry['entry']}: {entry['reason']}")
+        if boxing.weaker(box):
+            say(f"note: {boxing.isolation(box)}")
+        shares = {share: boxing.BoxSettings(**{**box.to_dict(), "share": share}) for share in ("folder", "file")}
+        laid_out, shas = {}, {}
+        for sub in submissions:
+            if sub.path is None:
+                continue
+            student_out = os.path.join(out, STUDENTS, sub.folder)
+            shas[sub.student] = file_sha256(sub.path)
+            laid_out[sub.student] = plan_report(sub.path, opponents, ("white",), games, student_out,
+                                                box=shares[sub.share].to_dict(), **limits, **(start or {}))
+            # the series record their files' sha256 (series.py): a changed file's games are played again
+            if any(changed_files(read_settings(plan.out), plan.settings()) for *_, plan in laid_out[sub.student]):
+                say(f"note: {sub.student}'s file changed since the last run: its games are played again")
+                shutil.rmtree(student_out)
+            for key, _opponent, _colour, plan in laid_out[sub.student]:
+                plan.label = f"{sub.student} vs {key}"
+        checks = _check_all([s for s in submissions if s.path is not None], out, shas, move_timeout, shares,
+                            resume, jobs, say)
+        owner = {id(plan): student for student, plans in laid_out.items() for *_, plan in plans}
+        left = {student: len(plans) for student, plans in laid_out.items()}
+        finished: List[str] = []
+
+        def plan_done(plan, records) -> None:
+            student = owner[id(plan)]
+            left[student] -= 1
+            if not left[student]:
+                finished.append(student)
+                say(f"done: {student} ({len(finished)}/{len(laid_out)} students)")
+
+        plans = [plan for plans in laid_out.values() for *_, plan in plans]
+        kept = [0]
+
+        def note(text: str) -> None:       # one line per series would be hundreds: count them instead
+            counted = re.match(r"resuming .*: (\d+) games kept", text)
+            if counted:
+                kept[0] += int(counted.group(1))
+            else:
+                say(text)
+        all_records = run_plans(plans, jobs=jobs, resume=resume, fresh=force, progress=progress,
+                                on_plan_done=plan_done, executor=executor, say=note, hold=False) if plans else []
+        if resume:
+            say(f"resumed {out}: {kept[0]} games kept")
+        by_plan = {id(plan): records for plan, records in zip(plans, all_records)}
+        settings = {"games": games, "colour": "white", "opponents": list(opponents), **limits,
+                    "points": points, "partial": partial,
+                    "box": box.to_dict(), "cluster": getattr(executor, "address", None),
+                    "jobs": None if executor else (jobs or os.cpu_count())}
+        rows = []
+        for sub in submissions:
+            report = None
+            if sub.path is not None:
+                student_out = os.path.join(out, STUDENTS, sub.folder)
+                entries = {key: opponent_entry(opponent, colour, by_plan[id(plan)], plan.results_path)
+                           for key, opponent, colour, plan in laid_out[sub.student]}
+                report = student_report(sub, settings, entries, checks[sub.student], shas[sub.student],
+                                        shares[sub.share], box, points, partial, opponents)
+                write_report(student_out, report)
+                _relative_file(write_report_html(student_out, report, student=True), sub.root)
+            rows.append(_row(sub, class_dir, opponents, shas.get(sub.student), checks.get(sub.student), report,
+                             course_points(report, checks.get(sub.student), points, partial, opponents)))
+        flag_identical(rows)
+        gradebook = {
+            "class": os.path.abspath(class_dir),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "version": project_version(),
+            "isolation": boxing.isolation(box),
+            "settings": settings,
+            "students": rows,
+            "not_graded": skipped,
+        }
+        write_gradebook(out, gradebook)
+    return gradebook
+
+
+def student_report(sub: Submission, settings: dict, entries: Dict[str, dict], check: dict, sha: Optional[str],
+                   share: boxing.BoxSettings, box: boxing.BoxSettings, points: float, partial: bool,
+                   opponents: Sequence[str]) -> dict:
+    """The report handed to the student: their file named as they know it (no TA's folder in any
+    path), the course's verdict and points, their games as files beside the report (no replay
+    command: what they can run is the `check` line, `student_check_line`)."""
+    report = build_report(sub.shown, settings, entries, check)
+    report["sha256"] = sha
+    report["student"] = sub.student
+    report["isolation"] = boxing.isolation(share)
+    if boxing.weaker(box):
+        report["notes"].append(report["isolation"])
+    report["points"] = course_points(report, check, points, partial, opponents)
+    for key, e in report["opponents"].items():
+        for game in e["not_won"]:
+            game.pop("replay", None)
+            game["games_file"] = f"{directory_name(key)}/{RESULTS_FILE}"
+    report["you_can"] = [
+        f"download your games: each opponent's {RESULTS_FILE} beside this report (one game a line: its seed, "
+        f"moves and ending)",
+        f"check your file as the course does: {student_check_line(sub.shown)}"]
+    return _relative(report, sub.root)
+
+
+def student_check_line(shown: str) -> str:
+    return f"python -m harness check {shlex.quote(os.path.basename(shown))}"
+
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def inside_repository(out: str) -> None:
+    """GradeError for an --out inside the toolkit's own checkout (its reports/ folder aside, which
+    git ignores): the gradebook and the students' reports would sit among the toolkit's files."""
+    if not os.path.exists(os.path.join(REPOSITORY, "pyproject.toml")):
+        return                      # an installed toolkit: no checkout to keep clean
+    real, repo = os.path.realpath(out), os.path.realpath(REPOSITORY)
+    reports = os.path.join(repo, DEFAULT_OUT_FOLDER)
+    if (real == repo or real.startswith(repo + os.sep)) and not (real == reports or real.startswith(reports + os.sep)):
+        raise GradeError(f"--out {out} is inside the toolkit's repository ({repo}): the gradebook and the "
+                         f"students' reports would sit among its files; choose a folder outside it, or one "
+                         f"under {DEFAULT_OUT_FOLDER}/ (git ignores it)")
+
+
+DEFAULT_OUT_FOLDER = "reports"
+
+
+def summary_lines(gradebook: dict) -> List[str]:
+    """The console's summary: a count per verdict, a line per student (verdict, points, W/D/L,
+    faults, notes: printed during N games, identical files), and the entries not graded."""
+    counts: Dict[str, int] = {}
+    for row in gradebook["students"]:
+        counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
+    lines = [f"{len(gradebook['students'])} students: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))]
+    width = max(len(r["student"]) for r in gradebook["students"])
+    of = gradebook["settings"].get("points", 100.0)
+    scored = {row["student"]: f"{row['points']:g}/{of:g}" for row in gradebook["students"]}
+    wide = max(len(text) for text in scored.values())
+    for row in gradebook["students"]:
+        wdl = "  ".join(f"{name} {o['wins']}/{o['draws']}/{o['losses']}" for name, o in row["opponents"].items())
+        faults = ", ".join(f"{k} {v}" for k, v in row["faults"].items())
+        lines.append(f"{row['student'].ljust(width)}  {row['verdict']:<8}  {scored[row['student']].ljust(wide)}  {wdl}"
+                     + (f"  faults: {faults}" if faults else "")
+                     + "".join(f"  ({note})" for note in row["notes"]))
+    lines += [f"not graded: {e['entry']}: {e['reason']}" for e in gradebook.get("not_graded", [])]
+    return lines
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def box_from_args(args) -> Optional[boxing.BoxSettings]:
+    if getattr(args, "no_box", False):
+        return None
+    return boxing.BoxSettings(memory_mb=getattr(args, "memory_mb", None) or BOX_MEMORY_MB)
+
+
+BOX_MEMORY_MB = boxing.BoxSettings().memory_mb

@@ -1,0 +1,168 @@
+"""The box: what a student's file may touch while it plays, on top of the sandbox's own process.
+
+`harness.isolation.sandbox` starts one worker process per side and game; with a `BoxSettings` it starts
+that worker inside bubblewrap (`bwrap`):
+
+- the file system is a read-only view of the Python install, /usr (with /lib, /bin ... as on the
+  host), the harness package (so the worker can import it) and the student's own folder (or,
+  with ``share="file"``, the file alone), each at its own path; nothing else exists, so no
+  classmate's file, gradebook or report can be read or written;
+- /tmp is a private, small tmpfs, the only place it can write; /dev and /proc are the box's own;
+- no network (a network namespace with nothing in it: every connect fails), a new PID, IPC and
+  UTS namespace, a new session, and the box dies with the harness;
+- a clean environment (`harness.isolation.untrusted_env`): PATH, LANG, HOME and TMPDIR (/tmp) and the
+  box's settings (``MINICHESS_BOX``), nothing of the grader's (no token reaches the file);
+- resource limits, set by the worker before it imports the file: address space (``memory_mb``),
+  CPU seconds, file size, and, run as root, a private user id with a process limit (a fork
+  bomb gets "Resource temporarily unavailable").
+
+Where bwrap is missing or cannot run, the worker still applies the resource limits ("weaker
+isolation": the file can then read and write what the harness's user can, and use the network).
+The settings travel with every game task, so a pool or Dask worker boxes games the same way.
+"""
+import functools
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .untrusted_env import untrusted_env
+
+ENV = "MINICHESS_BOX"          # the worker reads its limits from this environment variable
+BOX_TMP = "/tmp"               # the box's private tmpfs: the worker's HOME and TMPDIR
+HARNESS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TMP_BYTES = 64 << 20           # the private /tmp's size
+UID_RANGE = (200000, 1200000)  # a box's user id is drawn from here (run as root only)
+SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
+SYSTEM_FILES = ("/etc/ld.so.cache",)
+
+
+@dataclass(frozen=True)
+class BoxSettings:
+    """How a student's file is boxed. Plain data (picklable, JSON-able) for game tasks."""
+    enabled: bool = True
+    memory_mb: int = 2048          # address space of the worker process
+    processes: int = 32            # processes and threads of the box's user (root only)
+    cpu_seconds: int = 600         # CPU time of one worker (one side of one game)
+    file_mb: int = 16              # largest file it may write (its printed output included)
+    share: str = "folder"          # "folder": its own folder is readable; "file": the file alone
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Optional[dict]) -> Optional["BoxSettings"]:
+        return None if data is None else cls(**data)
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap() -> Tuple[Optional[str], str]:
+    """(path to a working bwrap, '') or (None, why not). Tried once per process."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return None, "bwrap is not installed (Debian package bubblewrap)"
+    try:
+        probe = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-net", "--unshare-pid",
+                                "--die-with-parent", "true"], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"bwrap cannot run ({exc})"
+    if probe.returncode != 0:
+        text = probe.stderr.decode(errors="replace").strip().splitlines()
+        return None, f"bwrap cannot run here ({text[-1] if text else f'exit code {probe.returncode}'})"
+    return path, ""
+
+
+def isolation(settings: Optional[BoxSettings]) -> str:
+    """One line saying how student files are isolated, for reports and gradebooks."""
+    if settings is None or not settings.enabled:
+        return "no box: a student file runs in its own process with a 2 GiB memory limit only"
+    path, why = bwrap()
+    limits = (f"{settings.memory_mb} MiB address space, {settings.cpu_seconds} s CPU, "
+              f"{settings.file_mb} MiB files")
+    if path is None:
+        return (f"weaker isolation: resource limits only ({limits}); {why}, so a file can read and "
+                f"write what the harness's user can and use the network")
+    procs = f", {settings.processes} processes" if os.geteuid() == 0 else ""
+    seen = "its own folder" if settings.share == "folder" else "its own file"
+    return (f"bubblewrap: read-only system, Python and harness, {seen}, a private /tmp, no network, "
+            f"own PID namespace; {limits}{procs}")
+
+
+def weaker(settings: Optional[BoxSettings]) -> bool:
+    """Is the box asked for but bwrap missing (resource limits alone)?"""
+    return settings is not None and settings.enabled and bwrap()[0] is None
+
+
+def limits(settings: BoxSettings, boxed: bool = True) -> Dict[str, int]:
+    """What the worker applies to itself before importing the file (see sandbox_worker)."""
+    out = {"as": settings.memory_mb << 20, "cpu": settings.cpu_seconds, "fsize": settings.file_mb << 20}
+    if boxed and os.geteuid() == 0:
+        # root ignores the process limit: the worker drops to a user id of its own first (in the
+        # box only, where everything it must read is shown world-readable)
+        out.update(uid=random.SystemRandom().randrange(*UID_RANGE), nproc=settings.processes)
+    return out
+
+
+def _ancestors(path: str) -> List[str]:
+    parts, out = path.strip("/").split("/")[:-1], []
+    for i in range(len(parts)):
+        out.append("/" + "/".join(parts[: i + 1]))
+    return out
+
+
+def _real_python() -> Tuple[str, List[str]]:
+    """The interpreter to run in the box (the real file, not a venv's link; the worker runs with
+    -S, so no site-packages are needed) and the folders it needs."""
+    executable = os.path.realpath(sys.executable)
+    needed = [os.path.realpath(sys.base_prefix)]
+    if not executable.startswith(needed[0] + os.sep):
+        needed.append(os.path.dirname(executable))
+    return executable, needed
+
+
+def command(settings: BoxSettings, argv: List[str], student: str,
+            writable: Sequence[str] = ()) -> Tuple[List[str], Dict[str, str]]:
+    """(argv, env) that run the worker command `argv` (``python -S -u sandbox_worker.py ...``)
+    boxed for the file `student`. Without a working bwrap, the same command with the limits.
+    env is the worker's whole environment (harness.isolation.untrusted_env): nothing of the grader's.
+    `writable`: folders the box may write in, each shown at its own path (an NTHU program's
+    working folder with its `state` and `action`; a student's copy of a repository, built)."""
+    path, _ = bwrap()
+    box_env = {ENV: json.dumps(limits(settings, boxed=path is not None))}
+    if path is None:
+        return argv, untrusted_env(tempfile.gettempdir(), box_env)
+    env = untrusted_env(BOX_TMP, box_env)
+    student = os.path.abspath(student)
+    executable, python_dirs = _real_python()
+    seen = os.path.dirname(student) if settings.share == "folder" else student
+    args = [path, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+            "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", BOX_TMP, "--dev", "/dev", "--proc", "/proc"]
+    for name in SYSTEM_DIRS:
+        if os.path.islink(name):
+            args += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            args += ["--ro-bind", name, name]
+    for name in SYSTEM_FILES:
+        if os.path.exists(name):
+            args += ["--ro-bind", name, name]
+    writable = [os.path.abspath(folder) for folder in writable]
+    binds = sorted({*python_dirs, HARNESS_DIR, seen, *writable}, key=len)
+    made = set()
+    for bind in binds:
+        for parent in _ancestors(bind):
+            # made by hand, mode 0755: bwrap would copy the host's mode (e.g. /root is 0700)
+            if parent not in made and not any(parent == b or parent.startswith(b + "/") for b in binds
+                                              if b != bind and len(b) < len(bind)):
+                if not parent.startswith(tuple(SYSTEM_DIRS)):
+                    args += ["--dir", parent]
+                made.add(parent)
+        args += ["--bind" if bind in writable else "--ro-bind", bind, bind]
+    args += ["--chdir", os.path.dirname(student), "--"]
+    return args + [executable] + argv[1:], env

@@ -1,0 +1,125 @@
+"""The worker pool: tasks run in worker processes that die with the main one, Ctrl-C stops them at
+once (`worker_pool`, `in_task_order`). Used by the series, the game review and the puzzles."""
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from typing import Iterator
+
+from ..core.interrupts import CtrlC
+
+
+PARENT_POLL_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(PARENT_POLL_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _pool_init() -> None:
+    """Pool workers leave Ctrl-C to the main process and die with it if it is killed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _stop_pool(pool) -> None:
+    """Stop a pool at once: kill its workers (their sandboxed students die with them, see
+    sandbox_worker's parent watch), then reap them. A second Ctrl-C meanwhile is ignored, so the
+    shutdown cannot be interrupted half-way."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        workers = list(getattr(pool, "_pool", []))
+        for worker in workers:
+            try:
+                worker.kill()
+            except (OSError, AttributeError):
+                pass
+        for worker in workers:
+            worker.join(1)
+        _free_task_lock(pool)
+        stopper = threading.Thread(target=_terminate_quietly, args=(pool,), daemon=True)
+        stopper.start()
+        stopper.join(5)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _results(pool, ctrl_c: CtrlC, function, items) -> Iterator:
+    """pool.imap_unordered(function, items), waiting in short steps so that a Ctrl-C Python
+    dropped still stops the run."""
+    results = pool.imap_unordered(function, items)
+    while True:
+        if ctrl_c.seen:
+            raise KeyboardInterrupt
+        try:
+            result = results.next(timeout=0.25)
+        except multiprocessing.TimeoutError:
+            continue
+        except StopIteration:
+            return
+        yield result
+
+
+def _terminate_quietly(pool) -> None:
+    """pool.terminate, its errors dropped: its workers are dead already, and the task queue a
+    killed worker left half-read can make its draining fail (EOFError)."""
+    try:
+        pool.terminate()
+    except Exception:
+        pass
+
+
+def _free_task_lock(pool) -> None:
+    """A worker killed while it waited for a task dies holding the lock of the pool's task queue,
+    and pool.terminate would wait for that lock for ever (it takes it to drain the queue): once
+    the workers are dead, a lock still held is theirs, so it is released here."""
+    lock = getattr(getattr(pool, "_inqueue", None), "_rlock", None)
+    if lock is None:
+        return
+    if lock.acquire(False):
+        lock.release()
+    else:
+        try:
+            lock.release()
+        except ValueError:          # released meanwhile
+            pass
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: int, tasks: int):
+    """`run(function, tasks)`, which yields function(task) for every task as each is done: in a
+    pool of `jobs` processes, or here when one process is enough. The pool's workers leave Ctrl-C
+    to this process and die with it; when the block raises (Ctrl-C included) the pool is stopped
+    at once, else it is closed and joined."""
+    if not (jobs > 1 and tasks > 1):
+        yield map
+        return
+    with CtrlC() as ctrl_c:
+        pool = None
+        try:
+            pool = multiprocessing.get_context("fork").Pool(min(jobs, tasks), initializer=_pool_init)
+            yield lambda function, items: _results(pool, ctrl_c, function, items)
+            pool.close()
+            pool.join()
+        except BaseException:
+            if pool is not None:
+                _stop_pool(pool)
+            raise
+
+
+def _numbered(item):
+    function, i, task = item
+    return i, function(task)
+
+
+def in_task_order(run, function, tasks: list) -> list:
+    """[function(task) for task in tasks], computed by `run` (a `worker_pool`'s), whose results
+    come as each task ends."""
+    done = sorted(run(_numbered, [(function, i, task) for i, task in enumerate(tasks)]),
+                  key=lambda numbered: numbered[0])
+    return [result for _, result in done]

@@ -1,0 +1,1 @@
+"""Views: the HTML report and its board viewer, the templates they share."""
