@@ -120,7 +120,7 @@ LAYERS = [
     {"players"},                                        # agent specs -> agents
     {"stats"},                                          # numbers only
     {"runs"},                                           # series, results, pool, progress, cluster
-    {"analysis", "puzzles", "congo_tester", "play"},    # features on the runs
+    {"analysis", "puzzles", "congo_tester", "play", "similarity"},   # features on the runs
     {"grading", "replay"},                              # features on the analysis
     {"view"},                                           # HTML pages and board geometry
     {"compare", "tournament", "web"},                   # features on the views
