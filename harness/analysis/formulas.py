@@ -20,8 +20,9 @@ import math
 import statistics
 from typing import List, Optional, Sequence
 
+from ..core.analyser import WIN_SLOPE
+
 CP_CEILING = 1000                 # evaluations are clamped to +-1000 cp; a mate counts as that
-WIN_SLOPE = 0.00368208
 ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668100711649, 0.04354415386753951, -3.166924740191411
 ACCURACY_BONUS = 1.0              # lichess: "uncertainty bonus (due to imperfect analysis)"
 JUDGEMENTS = ((0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy"))   # winning chances lost

@@ -46,7 +46,7 @@ def grade_class(args) -> int:
                          f"{variant.name} has no class grading")
     if kind != grading.FILES:
         runs_in(args.out, args)
-        return grading.grade(args)       # NTHU repositories, Congo programs: harness/grading
+        return grading.grade_by_course(args)       # NTHU repositories, Congo programs: harness/grading
     limits = series_limits(args)
     if limits["openings"]:
         raise UsageError("grade plays from the course's start position; --openings is for series, "

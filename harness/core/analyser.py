@@ -10,7 +10,8 @@ White's view.
 from typing import Any, NamedTuple, Optional, Tuple
 
 from .variant import Move
-from ..analysis.formulas import WIN_SLOPE
+
+WIN_SLOPE = 0.00368208          # chess's win % slope per centipawn (lichess), an analyser's default
 
 
 class AnalysisError(Exception):

@@ -47,7 +47,7 @@ def add_class_options(p) -> None:
     p.set_defaults(memory_mb=None)      # each course's own default (cs3243 2048, nthu 4096)
 
 
-def grade(args):
+def grade_by_course(args):
     """The grade command's run for a course with a class grader of its own, or None (CS3243)."""
     from ..variants import find_variant
     grader = grader_of(find_variant(args.variant))
