@@ -85,7 +85,7 @@ def make_agent(spec: str, variant: str = "cs3243") -> Agent:
         return make_uci(spec)
     if spec in _table(variant):
         return make_builtin(spec, variant)
-    if variant == "cs3243" and spec.endswith(".py"):
+    if "file" in find_variant(variant).agent_forms and spec.endswith(".py"):
         import os
         from harness.isolation.student import StudentAgent
         if not os.path.isfile(spec):

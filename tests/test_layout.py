@@ -135,8 +135,6 @@ UPWARD_ALLOWED = {
         "rates; goes when the round robin's plan and ratings move to runs/ and stats/",
     ("harness.core.referee", "harness.variants"):
         "play_game's default game is CS3243's start; goes when the referee is handed a variant",
-    ("harness.core.records", "harness.variants.cs3243.fen"):
-        "start_state: a record without start_fen starts from CS3243's START_FEN; goes with a typed Record",
     ("harness.variants.nthu.program", "harness.isolation.untrusted_env"):
         "NTHU's student program runs with the box's clean environment; goes when isolation hands the "
         "variant a launcher",

@@ -9,7 +9,7 @@ def run(args) -> int:
     variant = variant_of(args)
     options = start_options(args, variant)
     if args.black:
-        if variant.name != "cs3243" or args.fen is not None:
+        if not variant.can_start_black or args.fen is not None:
             raise UsageError("--black is for cs3243's --config and start positions; a FEN gives the side to move")
         options["to_move"] = BLACK
     state = variant.start(**options)

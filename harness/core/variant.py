@@ -23,6 +23,7 @@ What the referee needs of a variant, and nothing else:
 """
 import enum
 from dataclasses import dataclass
+import importlib
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 WHITE, BLACK = "White", "Black"
@@ -168,6 +169,14 @@ class Variant:
     # opponents: harness/grading/grade.py and the Gradescope bundle), a key of harness.grading.GRADERS
     # ("repositories", "programs"), or None: no class grading
     class_grading: Optional[str] = None
+    # The agent forms the variant's games take besides its built-in names: "file" (a path to a
+    # .py file with studentAgent, run in the sandbox), "uci" (uci:PATH, a UCI engine), "program"
+    # (PROGRAM_PREFIX:PATH, a program speaking the course's file protocol: `program_agent`).
+    agent_forms: Tuple[str, ...] = ()
+    program_prefix: Optional[str] = None
+    program_factory: Optional[str] = None    # "module:function(spec, move_timeout, contain)" -> Agent
+    # perft --black: the start position may be given Black to move (start(to_move=BLACK))
+    can_start_black = False
 
     def __init__(self):
         self.protocol = self.protocol_class(self)
@@ -255,6 +264,18 @@ class Variant:
     def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
         """Extra fields for a game's record (e.g. a start FEN); none by default."""
         return {}
+
+    def record_start(self, record: Dict[str, Any]) -> Any:
+        """The state a recorded game (a results.jsonl record) started from: by default from the
+        record's start options (fen, edition, max_plies). TypeError or ValueError when it cannot be
+        set up."""
+        return self.start(**{k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None})
+
+    def program_agent(self, spec: str, move_timeout: Optional[float], contain):
+        """The agent of a PROGRAM_PREFIX:PATH spec (a variant whose agent forms include "program"),
+        made by `program_factory` (imported only when a program plays)."""
+        module, function = self.program_factory.split(":")
+        return getattr(importlib.import_module(module), function)(spec, move_timeout, contain)
 
     def engine_fen(self, state: Any) -> str:
         """The position as sent to a UCI engine (``position fen ...``); by default `fen`."""

@@ -16,10 +16,9 @@ from ..core.agent import Agent, AgentError
 from ..isolation.box import BoxSettings
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
 from ..isolation.untrusted_run import contained
-from ..variants import DEFAULT_VARIANT, variant_names
+from ..variants import DEFAULT_VARIANT, find_variant, variant_names
 
 UCI_PREFIX = agents.UCI_PREFIX
-NTHU_PREFIX = "nthu:"
 
 
 def is_file_spec(spec: str, variant: str = DEFAULT_VARIANT) -> bool:
@@ -35,22 +34,37 @@ def builtin_names(variant: str = DEFAULT_VARIANT):
 
 
 def agent_forms(variant: str = DEFAULT_VARIANT) -> str:
-    """The agent forms a variant accepts, for help texts and errors."""
-    names = "one of " + ", ".join(agents.builtin_names(variant))
-    if variant == "cs3243":
-        return f"{names}, a path to a .py file or uci:PATH"
-    if variant == "nthu":
-        return f"{names} or nthu:PATH (a program speaking the course's file protocol)"
-    return names
+    """The agent forms a variant accepts (its built-in names and `Variant.agent_forms`), for help
+    texts and errors."""
+    v = find_variant(variant)
+    forms = {"file": "a path to a .py file", "uci": "uci:PATH",
+             "program": f"{v.program_prefix}PATH (a program speaking the course's file protocol)"}
+    parts = ["one of " + ", ".join(agents.builtin_names(variant))] + [forms[form] for form in v.agent_forms]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def variants_taking(form: str) -> List[str]:
+    """The variants whose games take agents of `form` ("file", "uci", "program")."""
+    return [name for name in variant_names() if form in find_variant(name).agent_forms]
+
+
+def program_variants(spec: str) -> List[str]:
+    """The variants whose program prefix `spec` starts with (nthu:PATH: nthu)."""
+    return [name for name in variants_taking("program") if spec.startswith(find_variant(name).program_prefix)]
 
 
 def spec_variants(spec: str) -> List[str]:
-    """The variants whose games `spec` can play, judged by its form: nthu:PATH plays nthu,
-    uci:PATH and a .py file cs3243, a built-in name every variant that has it."""
-    if spec.startswith(NTHU_PREFIX):
-        return ["nthu"]
-    if spec.startswith(UCI_PREFIX) or is_file_spec(spec, "cs3243"):
-        return ["cs3243"]
+    """The variants whose games `spec` can play, judged by its form: a program spec (nthu:PATH)
+    its variant's, uci:PATH and a .py file those taking them, a built-in name every variant that
+    has it."""
+    programs = program_variants(spec)
+    if programs:
+        return programs
+    if spec.startswith(UCI_PREFIX):
+        return variants_taking("uci")
+    files = variants_taking("file")
+    if files and is_file_spec(spec, files[0]):
+        return files
     return [name for name in variant_names() if spec in agents.builtin_names(name)]
 
 
@@ -60,8 +74,8 @@ def agent_file(spec: str, variant: str = DEFAULT_VARIANT) -> Optional[str]:
     a built-in (ours: the project's version covers it) or an engine that cannot be found."""
     if is_file_spec(spec, variant):
         return spec
-    if spec.startswith(NTHU_PREFIX):
-        return spec[len(NTHU_PREFIX):] or None
+    for name in program_variants(spec):
+        return spec[len(find_variant(name).program_prefix):] or None
     if spec.startswith(UCI_PREFIX):
         try:
             engine = agents.make_uci(spec)
@@ -76,7 +90,7 @@ def agent_file(spec: str, variant: str = DEFAULT_VARIANT) -> Optional[str]:
 def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
     """AgentError with a one-line reason when `spec` cannot be played."""
     if is_file_spec(spec, variant):
-        if variant != "cs3243":
+        if "file" not in find_variant(variant).agent_forms:
             raise AgentError(f"agent '{spec}': {variant} does not run .py files; use {agent_forms(variant)}")
         if not os.path.exists(spec):
             raise AgentError(f"agent file '{spec}' does not exist")
@@ -120,14 +134,16 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
          box: Optional[BoxSettings] = None) -> Agent:
     """An in-process agent (a built-in), or a program (an nthu:PATH program, a uci: engine), which
     runs in `box` (default: `program_box`)."""
-    if spec.startswith(NTHU_PREFIX):
-        if variant != "nthu":
-            raise AgentError(f"agent '{spec}': nthu:PATH programs play nthu only (--variant nthu)")
-        from ..variants.nthu.program import COURSE_TIMEOUT, program_agent_from_spec
-        return program_agent_from_spec(spec, move_timeout or COURSE_TIMEOUT, containment(program_box(box)))
+    programs = program_variants(spec)
+    if programs:
+        if variant not in programs:
+            prefix = find_variant(programs[0]).program_prefix
+            raise AgentError(f"agent '{spec}': {prefix}PATH programs play {' and '.join(programs)} only "
+                             f"(--variant {programs[0]})")
+        return find_variant(variant).program_agent(spec, move_timeout, containment(program_box(box)))
     if spec.startswith(UCI_PREFIX):
-        if variant != "cs3243":
-            raise AgentError(f"agent '{spec}': UCI engines play cs3243 only")
+        if variant not in variants_taking("uci"):
+            raise AgentError(f"agent '{spec}': UCI engines play {' and '.join(variants_taking('uci'))} only")
         return agents.make_uci(spec, containment(program_box(box)))
     if spec in agents.builtin_names(variant):
         return agents.make_builtin(spec, variant)

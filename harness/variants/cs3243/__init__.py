@@ -32,6 +32,8 @@ class CS3243(Variant):
     uci_win_slope = 0.00224           # fitted to 100 recorded games (bench/win_curve.py, docs/analysis.md)
     uci_noise = 6.5
     class_grading = "files"           # grade and the Gradescope bundle: a .py file per student
+    agent_forms = ("file", "uci")
+    can_start_black = True
 
     def describe(self, state: Position) -> str:
         return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"
@@ -58,6 +60,12 @@ class CS3243(Variant):
                 raise ValueError(f"--fen '{fen}': {exc}") from None
             options["fen"] = fen
         return options
+
+    def record_start(self, record):
+        """CS3243's records keep their start as ``start_fen`` (none: the course's start position)
+        and its own fifty and max_plies limits."""
+        limits = {k: record[k] for k in ("fifty", "max_plies") if type(record.get(k)) is int}
+        return self.start(fen=record.get("start_fen") or fen.START_FEN, **limits)
 
     def start(self, start=None, to_move: str = WHITE, fifty: Optional[int] = None,
               max_plies: Optional[int] = None, gameboard=None, fen: Optional[str] = None) -> Position:

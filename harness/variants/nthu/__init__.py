@@ -62,6 +62,9 @@ class NthuVariant(Variant):
     report_games = 1
     report_colour = "both"
     class_grading = "repositories"     # grade: a repository per student, built, laddered, ranked
+    agent_forms = ("program",)
+    program_prefix = "nthu:"
+    program_factory = "harness.variants.nthu.program:program_agent_from_spec"
 
     def course_grading(self, games):
         grading = course_grading(games)

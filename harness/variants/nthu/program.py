@@ -175,8 +175,9 @@ def _legal(view):
     return core.moves(view.board, view.side)
 
 
-def program_agent_from_spec(spec: str, timeout: float = COURSE_TIMEOUT, contain=None) -> ProgramAgent:
-    """The agent of ``nthu:PATH``; AgentError (one line) when PATH is not a file."""
+def program_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None) -> ProgramAgent:
+    """The agent of ``nthu:PATH`` (the course's 10 s a move when `timeout` is None); AgentError
+    (one line) when PATH is not a file."""
     if not spec.startswith(PREFIX) or not spec[len(PREFIX):]:
         raise AgentError(f"'{spec}' is not nthu:PATH")
-    return ProgramAgent(spec[len(PREFIX):], timeout=timeout, contain=contain)
+    return ProgramAgent(spec[len(PREFIX):], timeout=timeout or COURSE_TIMEOUT, contain=contain)
