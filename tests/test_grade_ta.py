@@ -335,10 +335,12 @@ def test_grade_refuses_a_variant_whose_course_has_no_class_grading(tmp_path, cap
 
 
 def make_dry(*args):
-    """make -n in the repository with its environment in a folder that does not exist (a fresh clone)."""
+    """make -n in the repository with its environment in a folder that does not exist (a fresh clone);
+    as a top-level make even under `make test` (no make[1] directory lines)."""
     venv = "/nonexistent-venv-for-make-n"
-    return subprocess.run(["make", "-n", f"VENV={venv}", *args], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout.replace(venv, ".venv")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+    return subprocess.run(["make", "--no-print-directory", "-n", f"VENV={venv}", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True).stdout.replace(venv, ".venv")
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
