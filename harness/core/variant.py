@@ -175,6 +175,9 @@ class Variant:
     agent_forms: Tuple[str, ...] = ()
     program_prefix: Optional[str] = None
     program_factory: Optional[str] = None    # "module:function(spec, move_timeout, contain)" -> Agent
+    # replay's text: "generic" (the variant's board_text after each ply) or "course" (the CS3243
+    # course's board rows with each ply's FEN and engine move, harness/replay replay_lines)
+    replay_style = "generic"
     # perft --black: the start position may be given Black to move (start(to_move=BLACK))
     can_start_black = False
 

@@ -157,16 +157,18 @@ def variant_replay_lines(record: Dict[str, Any], variant, review: Optional[Dict[
 
 def record_lines(record: Dict[str, Any], expected_variant=None,
                  review: Optional[Dict[str, Any]] = None) -> Iterator[str]:
-    """The replay of a record, by its variant (records without one are cs3243's), with its review
+    """The replay of a record, by its variant (records without one are the default variant's;
+    the variant's `replay_style` chooses the text), with its review
     (an analysis.jsonl entry) when given. ValueError when `expected_variant` is given and the
     record is of another."""
-    from ..variants import find_variant
-    name = record.get("variant") or "cs3243"
+    from ..variants import DEFAULT_VARIANT, find_variant
+    name = record.get("variant") or DEFAULT_VARIANT
     if expected_variant is not None and expected_variant != name:
         raise ValueError(f"the record is a game of {name}, not {expected_variant}")
-    if name == "cs3243":
+    variant = find_variant(name)
+    if variant.replay_style == "course":
         return replay_lines(record, review=review)
-    return variant_replay_lines(record, find_variant(name), review)
+    return variant_replay_lines(record, variant, review)
 
 
 def load_record(path: str, game: int, warn=None) -> Dict[str, Any]:

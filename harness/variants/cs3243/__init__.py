@@ -34,6 +34,7 @@ class CS3243(Variant):
     class_grading = "files"           # grade and the Gradescope bundle: a .py file per student
     agent_forms = ("file", "uci")
     can_start_black = True
+    replay_style = "course"
 
     def describe(self, state: Position) -> str:
         return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"
