@@ -2,13 +2,16 @@
 sources (a changed student is graded again), the class's progress with the time left, the
 gradebook's files, and the one-line errors."""
 import csv
+import datetime
 import hashlib
 import os
 import sys
 import time
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional
 
+from ..isolation import box as boxing
 from ..runs.results import ResultsError, write_json
+from .report import project_version
 
 GRADEBOOK_JSON, GRADEBOOK_CSV = "gradebook.json", "gradebook.csv"
 STUDENTS = "students"
@@ -120,6 +123,15 @@ class Sayer:
 
 def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+def gradebook_of(class_dir: str, variant: str, box, settings: dict, rows: List[dict]) -> dict:
+    """A class's gradebook: what was graded, when, by which version in which box, with which
+    settings, and a row per student."""
+    return {"class": os.path.abspath(class_dir), "variant": variant,
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "version": project_version(), "isolation": boxing.isolation(box), "settings": settings,
+            "students": rows}
 
 
 def write_gradebook(out: str, gradebook: dict, fields: List[str], flat: Callable[[dict], Dict[str, object]]) -> None:

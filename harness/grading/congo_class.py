@@ -20,7 +20,6 @@ the cases it touches. Everything runs boxed (harness.isolation.untrusted_run), e
 
 score: 100 x the mean over the seven parts of (cases passed / cases): every part weighs the same.
 """
-import datetime
 import os
 import shutil
 import stat
@@ -32,13 +31,12 @@ from ..isolation import box as boxing
 from ..congo_tester import cases as casegen
 from ..congo_tester import check, report
 from ..congo_tester.run import OUTPUT_CAP, one_by_one
-from .report import project_version
 from ..runs.results import hold_folder, write_json
 from ..runs.pool import worker_pool
 from ..isolation.untrusted_run import run as run_program
 from ..variants.congo import programs
 from .common import (GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
-                     out_folder, read_json, sources_sha256, write_gradebook)
+                     gradebook_of, out_folder, read_json, sources_sha256, write_gradebook)
 
 VARIANT = "congo"
 PARTS = programs.PROGRAMS
@@ -291,15 +289,11 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
             row = student_row(student.name, results[student.name])
             write_student_report(out, student.name, results[student.name], row)
             rows.append(row)
-        gradebook = {
-            "class": os.path.abspath(class_dir), "variant": VARIANT,
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "version": project_version(), "isolation": boxing.isolation(box),
-            "settings": {"cases": count, "seed": seed, "run_timeout": run_timeout, "case_timeout": case_timeout,
-                         "python": python, "cxx": " ".join([cxx or "g++", *CXX_FLAGS]),
-                         "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs},
-            "students": rows,
-        }
+        gradebook = gradebook_of(
+            class_dir, VARIANT, box,
+            {"cases": count, "seed": seed, "run_timeout": run_timeout, "case_timeout": case_timeout,
+             "python": python, "cxx": " ".join([cxx or "g++", *CXX_FLAGS]),
+             "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs}, rows)
         write_gradebook(out, gradebook, CSV_FIELDS, csv_row)
     return gradebook
 

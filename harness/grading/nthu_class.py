@@ -16,13 +16,11 @@ process, and always finish their search.
 Layout of OUT: gradebook.json, gradebook.csv; students/NAME/{state.json, build.log, repo/ (the
 copy built), games/, report.json, report.md}; ranking/ (the round robin's series).
 """
-import datetime
 import os
 import shutil
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..isolation import box as boxing
-from .report import project_version
 from ..runs.results import changed_files, hold_folder, read_settings, write_json
 from ..runs.series import SeriesPlan, run_plans
 from ..runs.pool import worker_pool
@@ -31,7 +29,7 @@ from ..variants.nthu.grading import BASELINES, agent_result, pair_passes
 from ..variants.nthu.program import PREFIX
 from . import build as building
 from .common import (GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
-                     out_folder, read_json, sources_sha256, write_gradebook)
+                     gradebook_of, out_folder, read_json, sources_sha256, write_gradebook)
 
 VARIANT = "nthu"
 MEMORY_MB = 4096               # the course's memory per program
@@ -298,17 +296,11 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
             row = student_row(student.name, states[student.name], ladder, ranked, list(ranking_bonus), rules_penalty)
             write_student_report(out, row, states[student.name])
             rows.append(row)
-        gradebook = {
-            "class": os.path.abspath(class_dir),
-            "variant": VARIANT,
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "version": project_version(),
-            "isolation": boxing.isolation(box),
-            "settings": {"move_timeout": move_timeout, "memory_mb": memory_mb, "build_timeout": build_timeout,
-                         "ranking_bonus": list(ranking_bonus), "rules_penalty": rules_penalty,
-                         "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs},
-            "students": rows,
-        }
+        gradebook = gradebook_of(
+            class_dir, VARIANT, box,
+            {"move_timeout": move_timeout, "memory_mb": memory_mb, "build_timeout": build_timeout,
+             "ranking_bonus": list(ranking_bonus), "rules_penalty": rules_penalty,
+             "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs}, rows)
         write_gradebook(out, gradebook, CSV_FIELDS, csv_row)
     return gradebook
 
