@@ -9,6 +9,7 @@ path from a request; a config or results file is sent as its content, never name
 Student files run as in `series`: the sandbox, the box, the same limits.
 """
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -297,190 +298,204 @@ def bounded_probe(cancel: Cancel, *args):
 # ----------------------------------------------------------------------------- the app
 
 
-def create_app(settings: Settings) -> Starlette:
-    games = Games(settings.max_games, settings.idle)
-    stopping = threading.Event()      # set by the server on Ctrl-C: requests still waiting answer 503
-    waiting = Waiting(settings.max_waiting)
-    streams = threading.BoundedSemaphore(settings.max_streams)
-    with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as handle:
-        index_html = handle.read()
+def guarded(handler):
+    """`handler` behind the app's checks: a browser's POST from another site's page is refused
+    (403), and a BadRequest or a full house (Full) is answered as JSON {"error": ...}."""
+    async def endpoint(request: Request) -> Response:
+        origin = request.headers.get("origin")     # a browser's POST names the page it comes from
+        if request.method == "POST" and origin is not None and \
+                urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
+            return fail(403, "requests from another site's page are refused")
+        try:
+            return await handler(request)
+        except BadRequest as exc:
+            return fail(exc.status, str(exc))
+        except Full as exc:
+            return fail(503, str(exc))
+    return endpoint
 
-    def guarded(handler):
-        async def endpoint(request: Request) -> Response:
-            origin = request.headers.get("origin")     # a browser's POST names the page it comes from
-            if request.method == "POST" and origin is not None and \
-                    urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
-                return fail(403, "requests from another site's page are refused")
-            try:
-                return await handler(request)
-            except BadRequest as exc:
-                return fail(exc.status, str(exc))
-            except Full as exc:
-                return fail(503, str(exc))
-        return endpoint
 
-    async def nothing(request: Request) -> Response:
-        return Response(status_code=204)
+async def nothing(request: Request) -> Response:
+    return Response(status_code=204)
 
-    async def index(request: Request) -> Response:
-        return Response(index_html, media_type="text/html", headers={"Content-Security-Policy": CSP})
 
-    async def asset(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in ASSETS:
-            return fail(404, "no such file")
-        path, kind = ASSETS[name]
-        with open(path, encoding="utf-8") as handle:
-            return Response(handle.read(), media_type=kind, headers={"X-Content-Type-Options": "nosniff"})
+async def asset(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in ASSETS:
+        return fail(404, "no such file")
+    path, kind = ASSETS[name]
+    with open(path, encoding="utf-8") as handle:
+        return Response(handle.read(), media_type=kind, headers={"X-Content-Type-Options": "nosniff"})
 
-    async def variants(request: Request) -> Response:
-        out = []
-        for name in variant_names():
-            variant = find_variant(name)
-            start = variant.start()
-            out.append({"name": name, "title": variant.title, "board": board_geometry(variant),
-                        "legend": legend(variant), "start_fen": variant.fen(start),
-                        "start_position": encode_grid(variant.grid(start))})
-        return JSONResponse({"variants": out})
 
-    async def agents(request: Request) -> Response:
+async def variants(request: Request) -> Response:
+    out = []
+    for name in variant_names():
+        variant = find_variant(name)
+        start = variant.start()
+        out.append({"name": name, "title": variant.title, "board": board_geometry(variant),
+                    "legend": legend(variant), "start_fen": variant.fen(start),
+                    "start_position": encode_grid(variant.grid(start))})
+    return JSONResponse({"variants": out})
+
+
+def shown(state: Dict[str, Any]) -> Dict[str, Any]:
+    """A game's state with its ending in plain words."""
+    return {**state, "ending": ending_words(state)}
+
+
+@contextlib.contextmanager
+def refused_as(status: int):
+    """A play session's refusal (Refused) answered as BadRequest(`status`); not your turn: 409."""
+    try:
+        yield
+    except NotYourTurn as exc:
+        raise BadRequest(409, str(exc)) from None
+    except Refused as exc:
+        raise BadRequest(status, str(exc)) from None
+
+
+class WebApp:
+    """The app's state (the settings, the games, the limits on waiting requests and event streams,
+    the page) and its handlers, one method per route."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.games = Games(settings.max_games, settings.idle)
+        self.stopping = threading.Event()   # set by the server on Ctrl-C: requests still waiting answer 503
+        self.waiting = Waiting(settings.max_waiting)
+        self.streams = threading.BoundedSemaphore(settings.max_streams)
+        with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as handle:
+            self.index_html = handle.read()
+
+    async def index(self, request: Request) -> Response:
+        return Response(self.index_html, media_type="text/html", headers={"Content-Security-Policy": CSP})
+
+    async def agents(self, request: Request) -> Response:
         variant = variant_field(dict(request.query_params))
         return JSONResponse({"variant": variant.name, "agents": [
             {"name": name, "builtin": name in players.builtin_names(variant.name)}
-            for name in settings.offer.agents[variant.name]]})
+            for name in self.settings.offer.agents[variant.name]]})
 
-    async def new_game(request: Request) -> Response:
+    async def new_game(self, request: Request) -> Response:
         data = await body_of(request)
         variant = variant_field(data)
-        white = settings.offer.spec(variant.name, data.get("white"))
-        black = settings.offer.spec(variant.name, data.get("black"))
+        white = self.settings.offer.spec(variant.name, data.get("white"))
+        black = self.settings.offer.spec(variant.name, data.get("black"))
         seed = seed_field(data)
         pace = data.get("pace", 0)
         if type(pace) not in (int, float) or not 0 <= pace <= MAX_PACE:
             raise BadRequest(400, f"'pace' must be a number of seconds from 0 to {MAX_PACE:g}")
         start = start_state(variant, text_field(data, "fen"), text_field(data, "config"),
                             os.path.basename(text_field(data, "config_name") or "config.txt")[:100])
-        session = Session(variant, white, black, seed, start, settings.timeout(variant), settings.box)
-        web = games.add(session, float(pace))
+        session = Session(variant, white, black, seed, start, self.settings.timeout(variant), self.settings.box)
+        web = self.games.add(session, float(pace))
         return JSONResponse(shown(web.state()), status_code=201)
 
-    def shown(state: Dict[str, Any]) -> Dict[str, Any]:
-        """A game's state with its ending in plain words."""
-        return {**state, "ending": ending_words(state)}
-
-    def game_of(request: Request):
+    def game_of(self, request: Request):
         game_id = request.path_params["game"]
-        web = games.get(game_id)
+        web = self.games.get(game_id)
         if web is None:
-            if games.was_expired(game_id):
+            if self.games.was_expired(game_id):
                 raise BadRequest(404, f"game '{game_id[:40]}' has expired: nobody looked at it for "
-                                      f"{settings.idle / 60:g} minutes, so its agents were stopped")
+                                      f"{self.settings.idle / 60:g} minutes, so its agents were stopped")
             raise BadRequest(404, f"no game '{game_id[:40]}': it expired or the server was restarted")
         return web
 
-    async def show_game(request: Request) -> Response:
-        return JSONResponse(shown(game_of(request).state()))
+    async def show_game(self, request: Request) -> Response:
+        return JSONResponse(shown(self.game_of(request).state()))
 
-    async def events(request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
         """The game's state now and after every change, as Server-Sent Events (`data: STATE`),
         until the game ends or is stopped, the page goes or the server stops."""
-        web = game_of(request)
-        if not streams.acquire(blocking=False):
-            raise BadRequest(503, f"{settings.max_streams} pages watch games already (the server's limit): "
+        web = self.game_of(request)
+        if not self.streams.acquire(blocking=False):
+            raise BadRequest(503, f"{self.settings.max_streams} pages watch games already (the server's limit): "
                                   f"close one and reload")
-
-        async def stream():
-            loop = asyncio.get_running_loop()
-            changed = asyncio.Event()
-            number = web.watch(loop, changed)
-            try:
-                sent, quiet = None, time.monotonic()
-                while not stopping.is_set():
-                    changed.clear()
-                    state = web.state()
-                    if state["version"] != sent:
-                        sent, quiet = state["version"], time.monotonic()
-                        yield f"data: {json.dumps(shown(state), separators=(',', ':'))}\n\n"
-                        if state["result"] or state["stopped"] or web.closed:
-                            return
-                    elif time.monotonic() - quiet > KEEP_ALIVE:
-                        quiet = time.monotonic()
-                        yield ": still here\n\n"
-                    try:
-                        await asyncio.wait_for(changed.wait(), timeout=1.0)
-                    except asyncio.TimeoutError:
-                        pass
-            finally:
-                web.unwatch(number)
-                streams.release()
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
+        return StreamingResponse(self.stream(web), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def move(request: Request) -> Response:
-        web = game_of(request)
+    async def stream(self, web):
+        """`events`' stream of game `web` (its slot in `streams` taken; given back at the end)."""
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+        number = web.watch(loop, changed)
+        try:
+            sent, quiet = None, time.monotonic()
+            while not self.stopping.is_set():
+                changed.clear()
+                state = web.state()
+                if state["version"] != sent:
+                    sent, quiet = state["version"], time.monotonic()
+                    yield f"data: {json.dumps(shown(state), separators=(',', ':'))}\n\n"
+                    if state["result"] or state["stopped"] or web.closed:
+                        return
+                elif time.monotonic() - quiet > KEEP_ALIVE:
+                    quiet = time.monotonic()
+                    yield ": still here\n\n"
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=1.0)
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            web.unwatch(number)
+            self.streams.release()
+
+    async def move(self, request: Request) -> Response:
+        web = self.game_of(request)
         data = await body_of(request)
         text = text_field(data, "move", required=True)
-        try:
+        with refused_as(400):
             state = web.move(text[:100])
-        except NotYourTurn as exc:
-            raise BadRequest(409, str(exc)) from None
-        except Refused as exc:
-            raise BadRequest(400, str(exc)) from None
         return JSONResponse(shown(state))
 
-    async def undo(request: Request) -> Response:
-        web = game_of(request)
-        try:
+    async def undo(self, request: Request) -> Response:
+        web = self.game_of(request)
+        with refused_as(409):
             taken, state = web.undo()
-        except Refused as exc:
-            raise BadRequest(409, str(exc)) from None
         return JSONResponse({**shown(state), "taken": taken})
 
-    async def resign(request: Request) -> Response:
-        web = game_of(request)
-        try:
+    async def resign(self, request: Request) -> Response:
+        web = self.game_of(request)
+        with refused_as(409):
             web.resign()
-        except Refused as exc:
-            raise BadRequest(409, str(exc)) from None
         return JSONResponse(shown(web.state()))
 
-    async def stop(request: Request) -> Response:
-        web = game_of(request)
-        try:
+    async def stop(self, request: Request) -> Response:
+        web = self.game_of(request)
+        with refused_as(409):
             state = web.stop()
-        except Refused as exc:
-            raise BadRequest(409, str(exc)) from None
         return JSONResponse(shown(state))
 
-    async def record(request: Request) -> Response:
-        record = game_of(request).record()
+    async def record(self, request: Request) -> Response:
+        record = self.game_of(request).record()
         if record is None:
             raise BadRequest(409, "the game is not over yet")
         return JSONResponse({"game": 0, **record})
 
-    async def best(request: Request) -> Response:
+    async def best(self, request: Request) -> Response:
         data = await body_of(request)
         if data.get("game") is not None:
-            variant, state = position_of(data)
+            variant, state = self.position_of(data)
         else:
             variant = variant_field(data)
             state = start_state(variant, text_field(data, "fen", required=True), None, "")
         outcome = variant.outcome(state)
         if outcome is not None:
             raise BadRequest(409, f"the game is over here ({outcome.reason})")
-        spec = settings.offer.spec(variant.name, data.get("agent"))
+        spec = self.settings.offer.spec(variant.name, data.get("agent"))
         if spec == HUMAN:
             raise BadRequest(400, "ask an agent, not a human")
         cancel = Cancel()
-        found = await in_thread(request, stopping, waiting, bounded_probe, cancel, variant, state, spec,
-                                settings.timeout(variant), settings.box, seed_field(data), abort=cancel)
+        found = await self.in_thread(request, bounded_probe, cancel, variant, state, spec,
+                                     self.settings.timeout(variant), self.settings.box, seed_field(data),
+                                     abort=cancel)
         return JSONResponse(found.to_dict())
 
-    def position_of(data: Dict[str, Any]):
+    def position_of(self, data: Dict[str, Any]):
         """(variant, state) of {"game": ID, "ply": K}: the position after K plies (default: now)."""
         game_id = data.get("game")
-        web = games.get(game_id) if isinstance(game_id, str) else None
+        web = self.games.get(game_id) if isinstance(game_id, str) else None
         if web is None:
             raise BadRequest(404, f"no game {json.dumps(game_id)[:40]}")
         ply = data.get("ply")
@@ -492,50 +507,57 @@ def create_app(settings: Settings) -> Starlette:
                 raise BadRequest(400, f"'ply' must be a whole number from 0 to {len(session.plies)}")
             return session.variant, session.plies[ply].state_before
 
-    async def records(request: Request) -> Response:
+    async def records(self, request: Request) -> Response:
         data = await body_of(request)
         results = text_field(data, "results", required=True)
-        found, notes = await in_thread(request, stopping, waiting, record_summaries, results, text_field(data, "analysis"))
+        found, notes = await self.in_thread(request, record_summaries, results, text_field(data, "analysis"))
         if not found:
             raise BadRequest(400, "; ".join(notes) if notes else "the file holds no game records")
         return JSONResponse({"games": found, "notes": notes})
 
-    async def record_game(request: Request) -> Response:
+    async def record_game(self, request: Request) -> Response:
         data = await body_of(request)
         results = text_field(data, "results", required=True)
         number = data.get("game")
         if type(number) is not int:
             raise BadRequest(400, "'game' must be a game number")
         try:
-            view = await in_thread(request, stopping, waiting, record_view, results, number, text_field(data, "analysis"))
+            view = await self.in_thread(request, record_view, results, number, text_field(data, "analysis"))
         except RecordError as exc:
             raise BadRequest(400, str(exc)) from None
         return JSONResponse(view)
 
+    async def in_thread(self, request: Request, work, *args, abort=None):
+        """`in_thread` with this app's stopping flag and waiting limit."""
+        return await in_thread(request, self.stopping, self.waiting, work, *args, abort=abort)
+
+
+def create_app(settings: Settings) -> Starlette:
+    web = WebApp(settings)
     routes = [
-        Route("/", index),
-        Route("/game/{game}", index),
+        Route("/", web.index),
+        Route("/game/{game}", web.index),
         Route("/static/{name}", asset),
         Route("/favicon.ico", nothing),
         Route("/api/variants", guarded(variants)),
-        Route("/api/agents", guarded(agents)),
-        Route("/api/games", guarded(new_game), methods=["POST"]),
-        Route("/api/games/{game}", guarded(show_game)),
-        Route("/api/games/{game}/moves", guarded(move), methods=["POST"]),
-        Route("/api/games/{game}/undo", guarded(undo), methods=["POST"]),
-        Route("/api/games/{game}/resign", guarded(resign), methods=["POST"]),
-        Route("/api/games/{game}/stop", guarded(stop), methods=["POST"]),
-        Route("/api/games/{game}/events", guarded(events)),
-        Route("/api/games/{game}/record", guarded(record)),
-        Route("/api/best", guarded(best), methods=["POST"]),
-        Route("/api/records", guarded(records), methods=["POST"]),
-        Route("/api/records/game", guarded(record_game), methods=["POST"]),
+        Route("/api/agents", guarded(web.agents)),
+        Route("/api/games", guarded(web.new_game), methods=["POST"]),
+        Route("/api/games/{game}", guarded(web.show_game)),
+        Route("/api/games/{game}/moves", guarded(web.move), methods=["POST"]),
+        Route("/api/games/{game}/undo", guarded(web.undo), methods=["POST"]),
+        Route("/api/games/{game}/resign", guarded(web.resign), methods=["POST"]),
+        Route("/api/games/{game}/stop", guarded(web.stop), methods=["POST"]),
+        Route("/api/games/{game}/events", guarded(web.events)),
+        Route("/api/games/{game}/record", guarded(web.record)),
+        Route("/api/best", guarded(web.best), methods=["POST"]),
+        Route("/api/records", guarded(web.records), methods=["POST"]),
+        Route("/api/records/game", guarded(web.record_game), methods=["POST"]),
     ]
     app = Starlette(routes=routes, max_body_size=MAX_BODY,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed_names(settings.hosts)))])
-    app.state.games = games
-    app.state.stopping = stopping
-    app.state.waiting = waiting
+    app.state.games = web.games
+    app.state.stopping = web.stopping
+    app.state.waiting = web.waiting
     return app
 
 
