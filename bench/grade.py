@@ -29,7 +29,7 @@ from harness.core.interrupts import exit_code  # noqa: E402
 from harness.isolation import box  # noqa: E402
 from harness.isolation.box import BoxSettings  # noqa: E402
 from harness.runs.cluster import DaskRunner  # noqa: E402
-from harness.grading.grade import grade_class  # noqa: E402
+from harness.grading.grade import ClassGradeSettings, grade_class  # noqa: E402
 from harness.isolation.sandbox import SandboxAgent  # noqa: E402
 from harness.runs.series import SeriesPlan, game_task, run_game  # noqa: E402
 from harness.variants.cs3243.game import start_gameboard  # noqa: E402
@@ -40,8 +40,8 @@ def grade_speed(label, games, opponents, **run):
     with tempfile.TemporaryDirectory() as folder:
         class_dir = make_class(os.path.join(folder, "class"))
         started = time.perf_counter()
-        book = grade_class(class_dir, os.path.join(folder, "out"), games=games, opponents=opponents,
-                           progress="none", say=lambda text: None, **run)
+        book = grade_class(class_dir, os.path.join(folder, "out"), ClassGradeSettings(
+            games=games, opponents=opponents, progress="none", say=lambda text: None, **run))
         seconds = time.perf_counter() - started
     played = sum(o["games"] for row in book["students"] for o in row["opponents"].values())
     print(f"{label:<28} {len(book['students']):>3} students {played:>4} games {seconds:7.1f} s "

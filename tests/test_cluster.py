@@ -8,7 +8,7 @@ import pytest
 from harness import cli
 from harness.isolation.box import BoxSettings
 from harness.runs.cluster import ClusterError, DaskRunner
-from harness.runs.series import SeriesPlan, run_plans
+from harness.runs.series import RunOptions, SeriesPlan, run_plans
 from tests.classroom import FIXTURES, ROOT
 
 distributed = pytest.importorskip("distributed")
@@ -29,9 +29,9 @@ def plans(out):
 
 
 def test_the_cluster_plays_the_same_games_as_the_local_pool(scheduler, tmp_path):
-    local = run_plans(plans(str(tmp_path / "local")), jobs=2, progress="none")
+    local = run_plans(plans(str(tmp_path / "local")), RunOptions(jobs=2, progress="none")).records
     with DaskRunner(scheduler.scheduler_address) as runner:
-        remote = run_plans(plans(str(tmp_path / "remote")), progress="none", executor=runner)
+        remote = run_plans(plans(str(tmp_path / "remote")), RunOptions(progress="none", executor=runner)).records
     workers = set(scheduler.scheduler_info["workers"])
     for mine, theirs in zip(local, remote):
         assert [r["moves"] for r in mine] == [r["moves"] for r in theirs]
@@ -62,13 +62,13 @@ def test_an_unreachable_scheduler_is_one_line():
 
 
 def test_a_class_graded_on_the_cluster_gets_the_local_gradebook(scheduler, tmp_path):
-    from harness.grading.grade import grade_class
+    from harness.grading.grade import ClassGradeSettings, grade_class
     from tests.classroom import make_class
     class_dir = make_class(str(tmp_path / "class"), ab=False)
     run = dict(games=1, opponents=("dummy",), progress="none", say=lambda text: None)
-    local = grade_class(class_dir, str(tmp_path / "local"), jobs=2, **run)
+    local = grade_class(class_dir, str(tmp_path / "local"), ClassGradeSettings(jobs=2, **run))
     with DaskRunner(scheduler.scheduler_address) as runner:
-        remote = grade_class(class_dir, str(tmp_path / "remote"), executor=runner, **run)
+        remote = grade_class(class_dir, str(tmp_path / "remote"), ClassGradeSettings(executor=runner, **run))
 
     def rows(book):
         return [{k: v for k, v in row.items() if k != "max_game_seconds"} for row in book["students"]]

@@ -11,7 +11,7 @@ import pytest
 from cli_run import run_cli
 from harness import stats
 from harness.runs.results import outcome
-from harness.runs.series import SeriesPlan, run_plans
+from harness.runs.series import RunOptions, SeriesPlan, run_plans
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -179,7 +179,7 @@ def test_on_game_stops_the_games_in_flight(tmp_path):
         told.append((plan.out, record["game"]))
         return plan is quick
     started = time.monotonic()
-    quick_records, slow_records = run_plans([quick, slow], jobs=2, progress=False, on_game=on_game)
+    quick_records, slow_records = run_plans([quick, slow], RunOptions(jobs=2, progress=False, on_game=on_game)).records
     assert [r["game"] for r in quick_records] == [0] and told[-1] == (quick.out, 0)
     assert len(slow_records) == len(told) - 1 < 30
     assert len(recorded(slow.out)) == len(slow_records)
@@ -189,16 +189,16 @@ def test_on_game_stops_the_games_in_flight(tmp_path):
 
 def test_on_game_hears_the_kept_games_first_and_can_stop_before_any_game(tmp_path):
     plan = SeriesPlan(out=str(tmp_path / "s"), white="dummy", black="random", games=4)
-    run_plans([plan], jobs=2, progress=False)
+    run_plans([plan], RunOptions(jobs=2, progress=False))
     order = [r["game"] for r in recorded(plan.out)]
     told = []
-    records = run_plans([plan], resume=True, progress=False,
-                        on_game=lambda plan, record: told.append(record["game"]) or len(told) == 2)[0]
+    records = run_plans([plan], RunOptions(resume=True, progress=False, on_game=lambda plan, record: told.append(
+        record["game"]) or len(told) == 2)).records[0]
     assert told == order[:2] and [r["game"] for r in records] == [0, 1, 2, 3]
     told.clear()
     longer = SeriesPlan(out=plan.out, white="dummy", black="random", games=6)
-    records = run_plans([longer], jobs=1, resume=True, progress=False,
-                        on_game=lambda plan, record: told.append(record["game"]))[0]
+    records = run_plans([longer], RunOptions(jobs=1, resume=True, progress=False,
+                                             on_game=lambda plan, record: told.append(record["game"]))).records[0]
     assert told == order + [4, 5] and [r["game"] for r in records] == list(range(6))
     assert [r["game"] for r in recorded(plan.out)] == order + [4, 5]
 

@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from harness import cli
-from harness.grading.grade import GradeError, find_submissions, grade_class
+from harness.grading.grade import ClassGradeSettings, GradeError, find_submissions, grade_class
 from tests.classroom import fully_boxed, make_class
 
 GAMES = dict(games=1, opponents=("dummy",), jobs=2, progress="none", say=lambda text: None)
@@ -52,7 +52,7 @@ def graded(tmp_path_factory):
     with open(os.path.join(out, "canary.txt"), "w") as handle:
         handle.write("untouched\n")
     before = snapshot(class_dir)
-    gradebook = grade_class(class_dir, out, **GAMES)
+    gradebook = grade_class(class_dir, out, ClassGradeSettings(**GAMES))
     try:
         listener.accept()
         connected = True
@@ -145,7 +145,7 @@ def test_gradebook_files(graded):
 def test_resume_plays_nothing_again_and_rebuilds_the_same_gradebook(graded):
     before = results_files(graded["out"])
     said = []
-    again = grade_class(graded["class"], graded["out"], resume=True, **{**GAMES, "say": said.append})
+    again = grade_class(graded["class"], graded["out"], ClassGradeSettings(resume=True, **{**GAMES, "say": said.append}))
     assert results_files(graded["out"]) == before
     played = len(graded["rows"]) - 1                  # one game each, no_file has none
     done = [line for line in said if line.startswith("done: ")]
@@ -156,7 +156,8 @@ def test_resume_plays_nothing_again_and_rebuilds_the_same_gradebook(graded):
 
 
 def test_other_students_grades_do_not_depend_on_the_hostile_ones(graded, tmp_path):
-    alone = grade_class(make_class(str(tmp_path / "class"), hostile=False), str(tmp_path / "out"), **GAMES)
+    alone = grade_class(make_class(str(tmp_path / "class"), hostile=False), str(tmp_path / "out"),
+                        ClassGradeSettings(**GAMES))
     keep = ("check", "check_reasons", "opponents", "verdict", "faults", "sha256", "printed_games")
 
     def view(row):

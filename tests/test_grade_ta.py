@@ -17,7 +17,8 @@ from harness.grading import grade as grading
 from harness.commands.common import RESUME_HINT, runs_in
 from harness.grading.gradescope import Settings
 from harness.grading.gradescope.autograder import opponent_test
-from harness.grading.grade import GradeError, find_submissions, grade_class
+from harness.grading.grade import ClassGradeSettings, GradeError, find_submissions, grade_class
+from harness.runs import series
 from harness.runs.results import ResultsError
 from harness.variants import find_variant
 
@@ -82,7 +83,7 @@ def graded(tmp_path_factory):
     klass = make_ta_class(str(base / "class"))
     out = str(base / "out")
     said = []
-    gradebook = grade_class(klass, out, **{**GAMES, "say": said.append})
+    gradebook = grade_class(klass, out, ClassGradeSettings(**{**GAMES, "say": said.append}))
     return {"class": klass, "out": out, "gradebook": gradebook, "said": said,
             "rows": {row["student"]: row for row in gradebook["students"]}}
 
@@ -100,8 +101,32 @@ def graded(tmp_path_factory):
 def test_a_resume_with_other_settings_is_refused_and_nothing_is_rewritten(graded, change, setting):
     before = snapshot(graded["out"])
     with pytest.raises(ResultsError, match=setting):
-        grade_class(graded["class"], graded["out"], resume=True, **{**GAMES, **change})
+        grade_class(graded["class"], graded["out"], ClassGradeSettings(resume=True, **{**GAMES, **change}))
     assert snapshot(graded["out"]) == before
+
+
+def test_a_resume_counts_the_games_kept_from_the_series_not_from_its_words(tmp_path, monkeypatch):
+    """The grader's "resumed OUT: N games kept" is the series' count (RunResult.kept), whatever
+    the series' own "resuming ..." line says: reworded here, the count stays and no such line
+    reaches the console."""
+    klass = tmp_path / "class"
+    klass.mkdir()
+    for name in ("solo.py", "duo.py", "trio.py"):
+        shutil.copy(CLEAN, klass / name)
+    out = str(tmp_path / "out")
+    grade_class(str(klass), out, ClassGradeSettings(**{**GAMES, "games": 1}))
+    original = series.open_run
+
+    def reworded(out, settings, resume, fresh, say, *rest, **options):
+        return original(out, settings, resume, fresh, lambda text: say(text.replace("resuming", "continuing")
+                                                                       .replace("games kept", "kept")),
+                        *rest, **options)
+    monkeypatch.setattr(series, "open_run", reworded)
+    said = []
+    book = grade_class(str(klass), out, ClassGradeSettings(**{**GAMES, "resume": True, "say": said.append}))
+    assert [line for line in said if not line.startswith("done: ")] == [
+        "checking 3 files", f"resumed {out}: 3 games kept"]
+    assert [row["opponents"]["dummy"]["games"] for row in book["students"]] == [2, 2, 2]
 
 
 def test_the_grade_command_refuses_a_changed_resume_in_one_line(graded, capsys):
@@ -211,14 +236,14 @@ def test_force_stopped_before_the_games_leaves_no_stale_gradebook(tmp_path, monk
     klass.mkdir()
     shutil.copy(CLEAN, klass / "solo.py")
     out = str(tmp_path / "out")
-    grade_class(str(klass), out, **{**GAMES, "games": 1})
+    grade_class(str(klass), out, ClassGradeSettings(**{**GAMES, "games": 1}))
     assert os.path.exists(os.path.join(out, "gradebook.json"))
 
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
     monkeypatch.setattr(grading, "_check_all", stopped)
     with pytest.raises(KeyboardInterrupt):
-        grade_class(str(klass), out, force=True, **{**GAMES, "games": 1})
+        grade_class(str(klass), out, ClassGradeSettings(force=True, **{**GAMES, "games": 1}))
     assert not os.path.exists(os.path.join(out, "gradebook.json"))
     assert not os.path.exists(os.path.join(out, "gradebook.csv"))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.runs.results import RESULTS_FILE, ResultsError, read_records
-from harness.runs.series import SeriesPlan, game_task, run_game, run_plans
+from harness.runs.series import RunOptions, SeriesPlan, game_task, run_game, run_plans
 from harness.runs.pool import worker_pool
 
 REPO = Path(__file__).resolve().parent.parent
@@ -22,7 +22,7 @@ MOVE = re.compile(r"^[a-g][0-6][a-g][0-6]$")
 
 def run(out, white="random", black="dummy", games=6, jobs=2, resume=False, **settings):
     plan = SeriesPlan(out=str(out), white=white, black=black, games=games, **settings)
-    return plan, run_plans([plan], jobs=jobs, resume=resume, progress=False)[0]
+    return plan, run_plans([plan], RunOptions(jobs=jobs, resume=resume, progress=False)).records[0]
 
 
 def lines(out):
@@ -83,6 +83,27 @@ def test_resume_after_a_truncated_write(tmp_path):
     ours = json.loads((broken / "report.json").read_text())
     theirs = json.loads((Path(full.out) / "report.json").read_text())
     assert ours["score"] == theirs["score"] and ours["termination"] == theirs["termination"]
+
+
+def test_run_plans_returns_the_games_each_plan_kept_whatever_it_says(tmp_path):
+    """RunResult.kept: per plan, the games an earlier run played (the count the "resuming" line
+    says), so a caller of many plans (grade) turns the line off and adds these instead."""
+    grown, fresh, whole = (SeriesPlan(out=str(tmp_path / name), white="random", black="dummy", games=games, seed=seed)
+                           for name, games, seed in (("grown", 4, 0), ("fresh", 3, 5), ("whole", 3, 9)))
+    first = run_plans([grown, whole], RunOptions(jobs=2, progress=False))
+    assert first.kept == [0, 0] and [len(r) for r in first.records] == [4, 3]
+    grown = SeriesPlan(out=grown.out, white="random", black="dummy", games=6)
+    said = []
+    again = run_plans([grown, fresh, whole], RunOptions(jobs=2, resume=True, progress=False, say=said.append))
+    assert again.kept == [4, 0, 3] and [len(r) for r in again.records] == [6, 3, 3]
+    assert said == [f"resuming {grown.out}: 4 games kept, 2 to play", f"resuming {whole.out}: 3 games kept, 0 to play"]
+    said.clear()
+    quiet = run_plans([grown, fresh, whole], RunOptions(jobs=2, resume=True, progress=False, say=said.append,
+                                                        note_kept=False))
+    assert quiet.kept == [6, 3, 3] and said == []
+    assert quiet.records == again.records
+    forced = run_plans([whole], RunOptions(jobs=2, fresh=True, progress=False))
+    assert forced.kept == [0] and [essence(r) for r in forced.records[0]] == [essence(r) for r in again.records[2]]
 
 
 def _processes_mentioning(text):

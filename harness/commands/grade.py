@@ -58,12 +58,12 @@ def grade_class(args) -> int:
     runner = cluster.runner(args.cluster)
     runs_in(args.out, args)
     try:
-        gradebook = grade.grade_class(args.class_dir, args.out, args.games, args.opponents, limits["variant"],
-                                      args.seed, limits["move_timeout"], args.game_time, grade.box_from_args(args),
-                                      args.jobs, runner, args.resume, args.force, progress_mode(args),
-                                      say=(lambda text: None) if args.quiet else grade.say,
-                                      start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")},
-                                      points=args.points, partial=args.partial)
+        gradebook = grade.grade_class(args.class_dir, args.out, grade.ClassGradeSettings(
+            games=args.games, opponents=args.opponents, variant=limits["variant"], seed=args.seed,
+            move_timeout=limits["move_timeout"], game_time=args.game_time, box=grade.box_from_args(args),
+            start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")},
+            points=args.points, partial=args.partial, jobs=args.jobs, executor=runner, resume=args.resume,
+            force=args.force, progress=progress_mode(args), say=(lambda text: None) if args.quiet else grade.say))
     finally:
         if runner is not None:
             runner.close()

@@ -12,7 +12,7 @@ from ..view.html import write_report_html
 from ..grading.report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, add_reviews, build_report, keep_previous,
                               opponent_entry, plan_report, render_text, write_report)
 from ..runs.results import group_settings, hold_folder, open_group
-from ..runs.series import run_plans
+from ..runs.series import RunOptions, run_plans
 from ..core.variant import Variant
 from .common import (DEFAULT_OUT, UsageError, add_analyser_options, add_game_options, add_run_options, agent_spec,
                      opponent_list,
@@ -71,9 +71,9 @@ def _run(args, variant: Variant, limits: dict, laid_out: list) -> int:
                   f"L{len(records) - wins - draws}", file=sys.stderr, flush=True)
 
     with cluster.connect(args.cluster) as executor:
-        all_records = run_plans([plan for *_, plan in laid_out], jobs=args.jobs, resume=args.resume,
-                                fresh=args.force, progress=progress_mode(args), on_plan_done=done,
-                                executor=executor)
+        all_records = run_plans([plan for *_, plan in laid_out], RunOptions(
+            jobs=args.jobs, resume=args.resume, fresh=args.force, progress=progress_mode(args), on_plan_done=done,
+            executor=executor)).records
     entries = {key: opponent_entry(opponent, colour, records, plan.results_path,
                                    variant.pass_marks, variant.game_seconds)
                for (key, opponent, colour, plan), records in zip(laid_out, all_records)}

@@ -8,7 +8,7 @@ from .. import players, stats
 from ..view.html import write_series_html
 from ..grading.report import directory_name
 from ..runs.results import hold_folder, outcome
-from ..runs.series import SeriesPlan, run_plans
+from ..runs.series import RunOptions, SeriesPlan, run_plans
 from .common import (DEFAULT_OUT, add_game_options, add_game_time_option, add_run_options, agent_spec, agents_help,
                      positive_int, progress_mode, runs_in, series_limits)
 
@@ -27,8 +27,8 @@ def run(args) -> int:
 def _run(args, plan: SeriesPlan, limits: dict, out: str) -> int:
     runs_in(out, args)
     with cluster.connect(args.cluster) as executor:
-        records = run_plans([plan], jobs=args.jobs, resume=args.resume, fresh=args.force,
-                            progress=progress_mode(args), executor=executor)[0]
+        records = run_plans([plan], RunOptions(jobs=args.jobs, resume=args.resume, fresh=args.force,
+                                               progress=progress_mode(args), executor=executor)).records[0]
     score = {key: sum(1 for r in records if r["result"] == key) for key in ("white", "draw", "black")}
     endings = {}
     for r in records:

@@ -4,8 +4,8 @@ report.html beside the games."""
 import os
 from typing import Optional
 
-from ..runs.results import read_records, write_json
-from ..runs.series import SeriesPlan, run_plans
+from ..runs.results import write_json
+from ..runs.series import RunOptions, SeriesPlan, run_plans
 from .page import write_compare_html
 from .pairs import PairTally, Sprt
 
@@ -25,9 +25,9 @@ def run_compare(new: str, old: str, games: int, out: str, sprt: Optional[Sprt], 
     run's first, from its results.jsonl), so a resumed run decides where an uninterrupted one would."""
     plan = compare_plan(new, old, games, out, **series)
     tally = PairTally(plan, sprt)
-    kept = len([i for i in read_records(plan.results_path)[0] if i < games]) if resume else 0
-    records = run_plans([plan], jobs=jobs, resume=resume, fresh=force, progress=progress, executor=executor,
-                        on_game=tally.add, status=tally.status)[0]
+    run = run_plans([plan], RunOptions(jobs=jobs, resume=resume, fresh=force, progress=progress, executor=executor,
+                                       on_game=tally.add, status=tally.status))
+    records, kept = run.records[0], run.kept[0]
     summary = tally.summary()
     summary["settings"] = plan.settings()
     counted = summary["games"] + len(tally.waiting)

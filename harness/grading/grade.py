@@ -21,12 +21,11 @@ import datetime
 import json
 import multiprocessing
 import os
-import re
 import shlex
 import shutil
 import sys
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ..isolation import box as boxing
 from .file_check import check_summary
@@ -36,7 +35,7 @@ from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, direc
 from ..runs.results import (RESULTS_FILE, ResultsError, changed_files, check_free, file_sha256, group_settings,
                             hold_folder, open_group, read_settings, write_json)
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
-from ..runs.series import run_plans
+from ..runs.series import RunOptions, RunResult, run_plans
 from .submission import class_entry, find_submission
 
 GRADEBOOK_CSV, GRADEBOOK_JSON = "gradebook.csv", "gradebook.json"
@@ -290,33 +289,97 @@ def say(text: str) -> None:
     tqdm.write(text, file=sys.stderr)
 
 
-def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[str] = DEFAULT_OPPONENTS,
-                variant: str = "cs3243", seed: int = 0, move_timeout: float = DEFAULT_MOVE_TIMEOUT,
-                game_time: Optional[float] = COURSE_GAME_SECONDS, box: Optional[boxing.BoxSettings] = None,
-                jobs: Optional[int] = None, executor=None, resume: bool = False, force: bool = False,
-                progress="auto", say: Callable[[str], None] = say, start: Optional[dict] = None,
-                points: float = 100.0, partial: bool = False) -> dict:
-    """Grade every submission in `class_dir` into `out`; return the gradebook (also written).
-    `start`: the variant's start options (fifty, max_plies, config, fen), as for a SeriesPlan.
-    points, partial: the Gradescope bundle's scoring (`course_points`)."""
-    box = box or boxing.BoxSettings()
-    class_abs, out_abs = os.path.realpath(class_dir), os.path.realpath(out)
-    if out_abs == class_abs or out_abs.startswith(class_abs + os.sep):
-        raise GradeError(f"--out {out} is inside the class folder {class_dir}; choose a folder outside it")
-    inside_repository(out)
-    skipped: List[dict] = []
-    submissions = find_submissions(class_dir, skipped)
-    check_free(out)
-    if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (resume or force):
-        raise GradeError(f"{out} already holds a gradebook; add --resume to continue that grading, "
-                         f"--force to start over, or choose another --out")
+@dataclass(frozen=True)
+class ClassGradeSettings:
+    """How `grade_class` grades a class: what is played (games per opponent, the opponents, the
+    variant, its start options `start`: fifty, max_plies, config, fen, as for a SeriesPlan), the
+    limits (seed, move_timeout, game_time, the box: None is the default box), the Gradescope
+    bundle's scoring (points, partial: `course_points`), and how it runs (jobs, executor: a Dask
+    runner or None for the local pool, resume, force, progress, say: where the notes go)."""
+    games: int = 50
+    opponents: Sequence[str] = DEFAULT_OPPONENTS
+    variant: str = "cs3243"
+    seed: int = 0
+    move_timeout: float = DEFAULT_MOVE_TIMEOUT
+    game_time: Optional[float] = COURSE_GAME_SECONDS
+    box: Optional[boxing.BoxSettings] = None
+    start: Optional[Mapping[str, Any]] = None
+    points: float = 100.0
+    partial: bool = False
+    jobs: Optional[int] = None
+    executor: Any = None
+    resume: bool = False
+    force: bool = False
+    progress: Union[str, bool] = "auto"
+    say: Callable[[str], None] = say
+
+    def __post_init__(self):
+        object.__setattr__(self, "box", self.box or boxing.BoxSettings())
+        object.__setattr__(self, "start", dict(self.start or {}))
+
+    @property
+    def limits(self) -> dict:
+        """The limits every game is played with (a series' settings, and the gradebook's)."""
+        return {"seed": self.seed, "move_timeout": self.move_timeout, "game_time": self.game_time,
+                "variant": self.variant}
+
+    def shares(self) -> Dict[str, boxing.BoxSettings]:
+        """The box a submission runs in, by what it shows: its sub-folder ("folder") or the file."""
+        return {share: boxing.BoxSettings(**{**self.box.to_dict(), "share": share}) for share in ("folder", "file")}
+
+    def recorded(self) -> dict:
+        """The settings as gradebook.json and each report.json name them."""
+        return {"games": self.games, "colour": "white", "opponents": list(self.opponents), **self.limits,
+                "points": self.points, "partial": self.partial,
+                "box": self.box.to_dict(), "cluster": getattr(self.executor, "address", None),
+                "jobs": None if self.executor else (self.jobs or os.cpu_count())}
+
+
+def grade_class(class_dir: str, out: str, settings: ClassGradeSettings = ClassGradeSettings()) -> dict:
+    """Grade every submission in `class_dir` into `out` as `settings` say; return the gradebook
+    (also written)."""
+    grading = _ClassGrading(class_dir, out, settings)
     with hold_folder(out):          # one run at a time in OUT
-        limits = {"seed": seed, "move_timeout": move_timeout, "game_time": game_time, "variant": variant}
-        # a resume with other settings is refused here, before anything is written (results.open_group)
-        open_group(out, group_settings({**limits, **(start or {}), "box": box.to_dict()}, games=games,
-                                       opponents=list(opponents), colour="white", points=points, partial=partial),
-                   resume, force, "grading")
-        if force:
+        grading.open_out()
+        grading.lay_out()
+        grading.check_files()
+        gradebook = grading.gradebook(grading.play())
+        write_gradebook(out, gradebook)
+    return gradebook
+
+
+class _ClassGrading:
+    """One run of `grade_class`, step by step: what it found in the class folder, the plans laid
+    out per student, the files' sha256 and checks."""
+
+    def __init__(self, class_dir: str, out: str, settings: ClassGradeSettings):
+        """The class's submissions; GradeError for an OUT that cannot be used (inside the class or
+        the toolkit, busy, or holding a gradebook that neither --resume nor --force names)."""
+        self.class_dir, self.out, self.settings, self.say = class_dir, out, settings, settings.say
+        class_abs, out_abs = os.path.realpath(class_dir), os.path.realpath(out)
+        if out_abs == class_abs or out_abs.startswith(class_abs + os.sep):
+            raise GradeError(f"--out {out} is inside the class folder {class_dir}; choose a folder outside it")
+        inside_repository(out)
+        self.skipped: List[dict] = []
+        self.submissions = find_submissions(class_dir, self.skipped)
+        check_free(out)
+        if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (settings.resume or settings.force):
+            raise GradeError(f"{out} already holds a gradebook; add --resume to continue that grading, "
+                             f"--force to start over, or choose another --out")
+        self.shares = settings.shares()
+        self.laid_out: Dict[str, list] = {}
+        self.shas: Dict[str, Optional[str]] = {}
+        self.checks: Dict[str, dict] = {}
+
+    def open_out(self) -> None:
+        """OUT ready for this grading: a resume with other settings refused before anything is
+        written (results.open_group), an old grading gone on --force; the notes said."""
+        s, out = self.settings, self.out
+        open_group(out, group_settings({**s.limits, **s.start, "box": s.box.to_dict()}, games=s.games,
+                                       opponents=list(s.opponents), colour="white", points=s.points,
+                                       partial=s.partial),
+                   s.resume, s.force, "grading")
+        if s.force:
             # the old gradebook goes first: a run stopped from here on leaves none beside emptied reports
             for name in (GRADEBOOK_JSON, GRADEBOOK_CSV):
                 if os.path.exists(os.path.join(out, name)):
@@ -327,29 +390,41 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
             os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
         except OSError as exc:
             raise GradeError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
-        for entry in skipped:
-            say(f"not graded: {entry['entry']}: {entry['reason']}")
-        if boxing.weaker(box):
-            say(f"note: {boxing.isolation(box)}")
-        shares = {share: boxing.BoxSettings(**{**box.to_dict(), "share": share}) for share in ("folder", "file")}
-        laid_out, shas = {}, {}
-        for sub in submissions:
+        for entry in self.skipped:
+            self.say(f"not graded: {entry['entry']}: {entry['reason']}")
+        if boxing.weaker(s.box):
+            self.say(f"note: {boxing.isolation(s.box)}")
+
+    def lay_out(self) -> None:
+        """Each file's series (`report.plan_report`) under OUT/students/NAME/; a file changed since
+        the last run has its games played again."""
+        s = self.settings
+        for sub in self.submissions:
             if sub.path is None:
                 continue
-            student_out = os.path.join(out, STUDENTS, sub.folder)
-            shas[sub.student] = file_sha256(sub.path)
-            laid_out[sub.student] = plan_report(sub.path, opponents, ("white",), games, student_out,
-                                                box=shares[sub.share].to_dict(), **limits, **(start or {}))
+            student_out = os.path.join(self.out, STUDENTS, sub.folder)
+            self.shas[sub.student] = file_sha256(sub.path)
+            plans = plan_report(sub.path, s.opponents, ("white",), s.games, student_out,
+                                box=self.shares[sub.share].to_dict(), **s.limits, **s.start)
             # the series record their files' sha256 (series.py): a changed file's games are played again
-            if any(changed_files(read_settings(plan.out), plan.settings()) for *_, plan in laid_out[sub.student]):
-                say(f"note: {sub.student}'s file changed since the last run: its games are played again")
+            if any(changed_files(read_settings(plan.out), plan.settings()) for *_, plan in plans):
+                self.say(f"note: {sub.student}'s file changed since the last run: its games are played again")
                 shutil.rmtree(student_out)
-            for key, _opponent, _colour, plan in laid_out[sub.student]:
+            for key, _opponent, _colour, plan in plans:
                 plan.label = f"{sub.student} vs {key}"
-        checks = _check_all([s for s in submissions if s.path is not None], out, shas, move_timeout, shares,
-                            resume, jobs, say)
-        owner = {id(plan): student for student, plans in laid_out.items() for *_, plan in plans}
-        left = {student: len(plans) for student, plans in laid_out.items()}
+            self.laid_out[sub.student] = plans
+
+    def check_files(self) -> None:
+        """The course's check of every file (kept in check.json, reused on --resume)."""
+        s = self.settings
+        self.checks = _check_all([sub for sub in self.submissions if sub.path is not None], self.out, self.shas,
+                                 s.move_timeout, self.shares, s.resume, s.jobs, self.say)
+
+    def play(self) -> Dict[int, List[dict]]:
+        """Every plan's games (those kept from an earlier run counted, not played again), by id of
+        the plan; says each student once their games are done."""
+        owner = {id(plan): student for student, plans in self.laid_out.items() for *_, plan in plans}
+        left = {student: len(plans) for student, plans in self.laid_out.items()}
         finished: List[str] = []
 
         def plan_done(plan, records) -> None:
@@ -357,51 +432,50 @@ def grade_class(class_dir: str, out: str, games: int = 50, opponents: Sequence[s
             left[student] -= 1
             if not left[student]:
                 finished.append(student)
-                say(f"done: {student} ({len(finished)}/{len(laid_out)} students)")
+                self.say(f"done: {student} ({len(finished)}/{len(self.laid_out)} students)")
 
-        plans = [plan for plans in laid_out.values() for *_, plan in plans]
-        kept = [0]
+        s = self.settings
+        plans = [plan for plans in self.laid_out.values() for *_, plan in plans]
+        # one "resuming" line per series would be hundreds: the series count them instead (note_kept)
+        options = RunOptions(jobs=s.jobs, resume=s.resume, fresh=s.force, progress=s.progress,
+                             on_plan_done=plan_done, executor=s.executor, say=self.say, note_kept=False, hold=False)
+        run = run_plans(plans, options) if plans else RunResult([], [])
+        if s.resume:
+            self.say(f"resumed {self.out}: {sum(run.kept)} games kept")
+        return {id(plan): records for plan, records in zip(plans, run.records)}
 
-        def note(text: str) -> None:       # one line per series would be hundreds: count them instead
-            counted = re.match(r"resuming .*: (\d+) games kept", text)
-            if counted:
-                kept[0] += int(counted.group(1))
-            else:
-                say(text)
-        all_records = run_plans(plans, jobs=jobs, resume=resume, fresh=force, progress=progress,
-                                on_plan_done=plan_done, executor=executor, say=note, hold=False) if plans else []
-        if resume:
-            say(f"resumed {out}: {kept[0]} games kept")
-        by_plan = {id(plan): records for plan, records in zip(plans, all_records)}
-        settings = {"games": games, "colour": "white", "opponents": list(opponents), **limits,
-                    "points": points, "partial": partial,
-                    "box": box.to_dict(), "cluster": getattr(executor, "address", None),
-                    "jobs": None if executor else (jobs or os.cpu_count())}
+    def gradebook(self, by_plan: Dict[int, List[dict]]) -> dict:
+        """Each student's report written (report.json, .md, .html) and their row; the gradebook."""
+        s = self.settings
+        recorded = s.recorded()
         rows = []
-        for sub in submissions:
-            report = None
-            if sub.path is not None:
-                student_out = os.path.join(out, STUDENTS, sub.folder)
-                entries = {key: opponent_entry(opponent, colour, by_plan[id(plan)], plan.results_path)
-                           for key, opponent, colour, plan in laid_out[sub.student]}
-                report = student_report(sub, settings, entries, checks[sub.student], shas[sub.student],
-                                        shares[sub.share], box, points, partial, opponents)
-                write_report(student_out, report)
-                _relative_file(write_report_html(student_out, report, student=True), sub.root)
-            rows.append(_row(sub, class_dir, opponents, shas.get(sub.student), checks.get(sub.student), report,
-                             course_points(report, checks.get(sub.student), points, partial, opponents)))
+        for sub in self.submissions:
+            report = self.student_report(sub, recorded, by_plan) if sub.path is not None else None
+            check = self.checks.get(sub.student)
+            rows.append(_row(sub, self.class_dir, s.opponents, self.shas.get(sub.student), check, report,
+                             course_points(report, check, s.points, s.partial, s.opponents)))
         flag_identical(rows)
-        gradebook = {
-            "class": os.path.abspath(class_dir),
+        return {
+            "class": os.path.abspath(self.class_dir),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "version": project_version(),
-            "isolation": boxing.isolation(box),
-            "settings": settings,
+            "isolation": boxing.isolation(s.box),
+            "settings": recorded,
             "students": rows,
-            "not_graded": skipped,
+            "not_graded": self.skipped,
         }
-        write_gradebook(out, gradebook)
-    return gradebook
+
+    def student_report(self, sub: Submission, recorded: dict, by_plan: Dict[int, List[dict]]) -> dict:
+        """`sub`'s report, written under OUT/students/NAME/ (`student_report`)."""
+        s = self.settings
+        student_out = os.path.join(self.out, STUDENTS, sub.folder)
+        entries = {key: opponent_entry(opponent, colour, by_plan[id(plan)], plan.results_path)
+                   for key, opponent, colour, plan in self.laid_out[sub.student]}
+        report = student_report(sub, recorded, entries, self.checks[sub.student], self.shas[sub.student],
+                                self.shares[sub.share], s.box, s.points, s.partial, s.opponents)
+        write_report(student_out, report)
+        _relative_file(write_report_html(student_out, report, student=True), sub.root)
+        return report
 
 
 def student_report(sub: Submission, settings: dict, entries: Dict[str, dict], check: dict, sha: Optional[str],

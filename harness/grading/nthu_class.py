@@ -22,7 +22,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from ..isolation import box as boxing
 from ..runs.results import changed_files, hold_folder, read_settings, write_json
-from ..runs.series import SeriesPlan, run_plans
+from ..runs.series import RunOptions, SeriesPlan, run_plans
 from ..runs.pool import worker_pool
 from ..tournament import FitError, build_tournament_report, crosstable, plan_tournament
 from ..variants.nthu.grading import BASELINES, agent_result, pair_passes
@@ -135,9 +135,9 @@ def play_ladder(states: Dict[str, dict], out: str, move_timeout: float, box: Opt
         def counted(plan, record) -> bool:
             clock.add()
             return False
-        all_records = run_plans(list(plans.values()), jobs=jobs, resume=True, fresh=False,
-                                progress=progress, executor=executor, say=lambda text: None, hold=False,
-                                label=f"rung {number} ({baseline})", on_game=counted, status=lambda: f"class {clock}")
+        all_records = run_plans(list(plans.values()), RunOptions(
+            jobs=jobs, resume=True, fresh=False, progress=progress, executor=executor, say=lambda text: None,
+            hold=False, label=f"rung {number} ({baseline})", on_game=counted, status=lambda: f"class {clock}")).records
         by_key = dict(zip(plans, all_records))
         still = []
         for name in alive:
@@ -171,8 +171,9 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
         if changed_files(read_settings(plan.out), plan.settings()):
             shutil.rmtree(plan.out)          # a student rebuilt since: the pair is played again
     say(f"ranking: a round robin of {len(players)} students, {2 * len(laid_out)} games")
-    records = run_plans([plan for *_, plan in laid_out], jobs=jobs, resume=True, fresh=False,
-                        progress=progress, executor=executor, say=lambda text: None, hold=False, label="ranking")
+    records = run_plans([plan for *_, plan in laid_out], RunOptions(
+        jobs=jobs, resume=True, fresh=False, progress=progress, executor=executor, say=lambda text: None,
+        hold=False, label="ranking")).records
     cross = crosstable([spec[p] for p in players], laid_out, records)
     try:
         report = build_tournament_report([spec[p] for p in players], {}, cross)

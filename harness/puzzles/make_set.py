@@ -43,7 +43,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from .. import players
 from ..core.records import start_state
-from ..runs.series import SeriesPlan, run_plans
+from ..runs.series import RunOptions, SeriesPlan, run_plans
 from ..variants.cs3243 import VARIANT
 from ..variants.cs3243.fen import parse_engine_move, position_fen
 from ..variants.cs3243.game import Position
@@ -84,7 +84,7 @@ def play_games(work: str, ab: str, scale: float = 1.0) -> List[List[dict]]:
                         white=ab if white == "AB.py" else white, black=black, games=max(2, round(games * scale)),
                         seed=10_000 * number, max_plies=MAX_PLIES, openings=OPENING_PLIES, swap=True)
              for number, (white, black, games) in enumerate(PAIRINGS)]
-    return run_plans(plans, jobs=1, resume=True, progress="plain")
+    return run_plans(plans, RunOptions(jobs=1, resume=True, progress="plain")).records
 
 
 def round_robin(per_pairing: List[List[dict]]) -> Iterator[dict]:

@@ -316,7 +316,7 @@ def hold_folder(directory: str, advice: Optional[str] = None):
 
 def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[[str], None],
              differs: Callable[[dict, dict], List[str]], belongs: Callable[[int, dict], Optional[str]],
-             total: int, what: str = "series", unit: str = "games") -> Dict[int, dict]:
+             total: int, what: str = "series", unit: str = "games", note_kept: bool = True) -> Dict[int, dict]:
     """The records already in the run directory `out`, after checking they belong to this run,
     which `settings` describe (written to SETTINGS_FILE). fresh: forget any earlier run there.
     resume: continue a matching one. Neither: refuse a directory that already holds records,
@@ -324,7 +324,8 @@ def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[
     `belongs(index, record)` is None for a record of this run, else why not. An agent file
     recorded in the settings (``files``: path -> sha256) that changed since is refused, unless
     fresh. `say` gets the
-    notes: damaged lines dropped, and how many records a resumed run kept (of `total`)."""
+    notes: damaged lines dropped, and how many records a resumed run kept (of `total`; unless not
+    `note_kept`: a caller of many runs counts them itself)."""
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:
@@ -360,7 +361,7 @@ def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[
         say(f"note: {note}")
     if damaged:
         drop_damaged_lines(path)
-    if resume and records:
+    if resume and records and note_kept:
         kept = len([i for i in records if i < total])
         say(f"resuming {out}: {kept} {unit} kept, {max(total - kept, 0)} to play")
     write_json(os.path.join(out, SETTINGS_FILE), settings)

@@ -15,7 +15,7 @@ import random
 import sys
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from .. import players
 from ..core.game import Game
@@ -162,7 +162,8 @@ def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
 
 
 def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
-            say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True)) -> Dict[int, dict]:
+            say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True),
+            note_kept: bool = True) -> Dict[int, dict]:
     """The records already in the plan's directory, after checking they belong to this series
     (`harness.runs.results.open_run`: fresh forgets an earlier series there, resume continues a
     matching one, neither refuses a directory that already holds games)."""
@@ -172,7 +173,8 @@ def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
             return (f"game {index} of another series ({record.get('white')} vs {record.get('black')}, "
                     f"seed {record.get('seed')})")
         return None
-    return open_run(plan.out, plan.settings(), resume, fresh, say, differences, belongs, plan.games)
+    return open_run(plan.out, plan.settings(), resume, fresh, say, differences, belongs, plan.games,
+                    note_kept=note_kept)
 
 
 def plan_records(plan: SeriesPlan, records: Dict[int, dict]) -> List[dict]:
@@ -216,52 +218,76 @@ def play_tasks(tasks: List[dict], jobs: int, executor=None) -> Iterator[tuple]:
             executor.cancel()
 
 
-def run_plans(plans: List[SeriesPlan], jobs: Optional[int] = None, resume: bool = False,
-              fresh: bool = False, progress="auto",
-              on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None,
-              executor=None, say: Optional[Callable[[str], None]] = None, hold: bool = True,
-              label: Optional[str] = None,
-              on_game: Optional[Callable[[SeriesPlan, dict], bool]] = None,
-              status: Optional[Callable[[], str]] = None) -> List[List[dict]]:
-    """Play every missing game of every plan; return each plan's records in game order.
+@dataclass(frozen=True)
+class RunOptions:
+    """How `run_plans` plays its plans.
 
-    progress: 'bar', 'plain', 'none', or 'auto' (a bar on a terminal, else plain lines); True and
-    False mean 'auto' and 'none'. On Ctrl-C the pool is stopped at once and KeyboardInterrupt
-    raised; every game finished so far is already in its results file.
+    jobs: games at once in the local pool (None: one per core). resume: continue the games in the
+    plans' directories; fresh: forget them (`prepare`). progress: 'bar', 'plain', 'none', or
+    'auto' (a bar on a terminal, else plain lines); True and False mean 'auto' and 'none'.
 
     executor: play the games elsewhere instead of in the local pool (harness.runs.cluster's Dask
     runner): an object whose ``run(run_game, tasks)`` yields (plan, record) as games end and whose
     ``cancel()`` drops the games still queued. say: where `prepare`'s notes go (default stderr).
-    label: what the progress calls the games (default: the plan's label, or "games" for several;
-    its W/D/L count each plan's `perspective`).
+    note_kept: say each resumed plan's "resuming OUT: N games kept, M to play" (a caller of very
+    many plans, grade, turns it off and counts `RunResult.kept` instead). label: what the progress
+    calls the games (default: the plan's label, or "games" for several; its W/D/L count each
+    plan's `perspective`).
 
     hold: hold every plan's directory for the run (`results.hold_folder`; a directory another run
     holds is a ResultsError before anything is written). A caller with very many plans (grade)
     holds the folder above them instead.
 
+    on_plan_done(plan, records): told once each plan has all its games (its summary written).
     on_game(plan, record): told of every game, first those kept from an earlier run (in the order
     they were recorded), then each new one once it is written. A true answer stops the run there:
     the games still being played are stopped (nothing of them is written), no other starts, and
     the games recorded so far are returned (a sequential test that has decided). status(): a short
     text the progress display shows after the W/D/L counts."""
-    jobs = jobs or os.cpu_count() or 1
+    jobs: Optional[int] = None
+    resume: bool = False
+    fresh: bool = False
+    progress: Union[str, bool] = "auto"
+    executor: Any = None
+    say: Optional[Callable[[str], None]] = None
+    note_kept: bool = True
+    hold: bool = True
+    label: Optional[str] = None
+    on_plan_done: Optional[Callable[[SeriesPlan, List[dict]], None]] = None
+    on_game: Optional[Callable[[SeriesPlan, dict], bool]] = None
+    status: Optional[Callable[[], str]] = None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What `run_plans` played, per plan in the order given."""
+    records: List[List[dict]]      # the plan's records in game order
+    kept: List[int]                # games kept from an earlier run (resume), not played again
+
+
+def run_plans(plans: List[SeriesPlan], options: RunOptions = RunOptions()) -> RunResult:
+    """Play every missing game of every plan (as `options` say); return each plan's records in
+    game order and how many of them an earlier run had played. On Ctrl-C the pool is stopped at
+    once and KeyboardInterrupt raised; every game finished so far is already in its results file."""
     with contextlib.ExitStack() as held:
-        if hold:
+        if options.hold:
             for plan in plans:
                 held.enter_context(hold_folder(plan.out))
-        return _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label, on_game, status)
+        return _run_plans(plans, options)
 
 
-def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say, label, on_game,
-               status) -> List[List[dict]]:
-    done = [prepare(plan, resume, fresh, say) if say else prepare(plan, resume, fresh) for plan in plans]
+def _run_plans(plans: List[SeriesPlan], options: RunOptions) -> RunResult:
+    say = {} if options.say is None else {"say": options.say}
+    done = [prepare(plan, options.resume, options.fresh, note_kept=options.note_kept, **say) for plan in plans]
+    kept = [len(plan_records(plan, done[k])) for k, plan in enumerate(plans)]
     per_plan = [[game_task(plan, k, i) for i in range(plan.games) if i not in done[k]]
                 for k, plan in enumerate(plans)]
     remaining = [len(t) for t in per_plan]
-    tally = _Tally(status)
+    tally = _Tally(options.status)
     for k, plan in enumerate(plans):
         for record in plan_records(plan, done[k]):
             tally.add(record, plan.perspective_of(record["game"]))
+    on_game = options.on_game
     stopped = on_game is not None and any(
         on_game(plan, record) for k, plan in enumerate(plans)
         for index, record in list(done[k].items()) if index < plan.games)
@@ -270,14 +296,14 @@ def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say
     def plan_done(k: int) -> None:
         records = plan_records(plans[k], done[k])
         write_summary(plans[k], records)
-        if on_plan_done is not None:
-            on_plan_done(plans[k], records)
+        if options.on_plan_done is not None:
+            options.on_plan_done(plans[k], records)
 
     handles = [open(plan.results_path, "a", encoding="utf-8") for plan in plans]
     total = sum(plan.games for plan in plans)
-    label = label or (plans[0].label if len(plans) == 1 else "games")
-    shown = Progress(progress, total, total - sum(remaining), label, tally)
-    results = play_tasks(tasks, jobs, executor)
+    label = options.label or (plans[0].label if len(plans) == 1 else "games")
+    shown = Progress(options.progress, total, total - sum(remaining), label, tally)
+    results = play_tasks(tasks, options.jobs or os.cpu_count() or 1, options.executor)
     try:
         for k in range(len(plans)):
             if not remaining[k]:
@@ -304,4 +330,4 @@ def _run_plans(plans, jobs, resume, fresh, progress, on_plan_done, executor, say
         for k, plan in enumerate(plans):
             if remaining[k]:
                 write_summary(plan, plan_records(plan, done[k]))
-    return [plan_records(plan, done[k]) for k, plan in enumerate(plans)]
+    return RunResult([plan_records(plan, done[k]) for k, plan in enumerate(plans)], kept)

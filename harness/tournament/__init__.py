@@ -24,7 +24,7 @@ from .. import stats
 from ..grading.report import directory_name, printed_text
 from ..runs.results import group_settings, open_group, read_records, outcome, pair_points, write_json
 from ..view.html import write_tournament_html
-from ..runs.series import SeriesPlan, run_plans
+from ..runs.series import RunOptions, SeriesPlan, run_plans
 
 ELO_PER_THETA = 400 / math.log(10)
 REPORT_JSON, REPORT_MD = "report.json", "report.md"
@@ -308,8 +308,8 @@ def run_tournament(players: Sequence[str], games: int, out: str, jobs=None, exec
                    force=False, progress="auto", names: Optional[Dict[str, str]] = None, **series) -> dict:
     laid_out = plan_tournament(players, games, out, names, **series)
     open_group(out, group_settings(series, games=games, players=list(players)), resume, force, "tournament")
-    all_records = run_plans([plan for *_, plan in laid_out], jobs=jobs, resume=resume, fresh=force,
-                            progress=progress, executor=executor, label=PROGRESS_LABEL)
+    all_records = run_plans([plan for *_, plan in laid_out], RunOptions(
+        jobs=jobs, resume=resume, fresh=force, progress=progress, executor=executor, label=PROGRESS_LABEL)).records
     settings = {"games": games, **{k: v for k, v in series.items()}}
     shown = [(names or {}).get(p, p) for p in players]
     report = build_tournament_report(shown, settings, crosstable(shown, laid_out, all_records))

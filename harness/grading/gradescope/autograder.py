@@ -41,7 +41,7 @@ from ...analysis.text import turning_point_text
 from ..file_check import check_file, format_problem
 from ..report import course_not_lost, interval_text, opponent_score, plan_report, printed_text, settings_line
 from ...runs.results import outcome, side_summary, write_json
-from ...runs.series import run_plans
+from ...runs.series import RunOptions, run_plans
 from ..submission import AGENT_FILE, find_submission  # noqa: F401  (AGENT_FILE: the tests)
 from ...variants import find_variant
 from . import DEFAULT_ROOT, RESUBMIT, ROOT_ENV, SETTINGS_FILE, Settings, SettingsError
@@ -216,7 +216,7 @@ def grade(root: str, settings: Settings, say=print) -> dict:
     laid_out = plan_report(path, settings.opponents, settings.colours, settings.games, os.path.join(work, "games"),
                            seed=settings.seed, move_timeout=settings.move_timeout, game_time=settings.game_time,
                            variant=settings.variant, box=box.to_dict())
-    all_records = run_plans([plan for *_, plan in laid_out], jobs=settings.jobs, progress="plain")
+    all_records = run_plans([plan for *_, plan in laid_out], RunOptions(jobs=settings.jobs, progress="plain")).records
     by_opponent: Dict[str, List[Tuple[dict, str, str]]] = {name: [] for name in settings.opponents}
     for (_, opponent, colour, plan), records in zip(laid_out, all_records):
         by_opponent[opponent] += [(record, colour, plan.results_path) for record in records]
