@@ -58,12 +58,7 @@ def grade_class(args) -> int:
     runner = cluster.runner(args.cluster)
     runs_in(args.out, args)
     try:
-        gradebook = grade.grade_class(args.class_dir, args.out, grade.ClassGradeSettings(
-            games=args.games, opponents=args.opponents, variant=limits["variant"], seed=args.seed,
-            move_timeout=limits["move_timeout"], game_time=args.game_time, box=grade.box_from_args(args),
-            start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")},
-            points=args.points, partial=args.partial, jobs=args.jobs, executor=runner, resume=args.resume,
-            force=args.force, progress=progress_mode(args), say=(lambda text: None) if args.quiet else grade.say))
+        gradebook = grade.grade_class(args.class_dir, args.out, class_settings(args, limits, runner))
     finally:
         if runner is not None:
             runner.close()
@@ -72,6 +67,16 @@ def grade_class(args) -> int:
     print(f"written: {os.path.join(args.out, grade.GRADEBOOK_CSV)}, {os.path.join(args.out, grade.GRADEBOOK_JSON)}, "
           f"reports in {os.path.join(args.out, grade.STUDENTS)}")
     return 0
+
+
+def class_settings(args, limits: dict, runner) -> grade.ClassGradeSettings:
+    """The command line's grading settings (`limits`: its `series_limits`; runner: a Dask runner or None)."""
+    return grade.ClassGradeSettings(
+        games=args.games, opponents=args.opponents, variant=limits["variant"], seed=args.seed,
+        move_timeout=limits["move_timeout"], game_time=args.game_time, box=grade.box_from_args(args),
+        start={key: limits[key] for key in ("fifty", "max_plies", "config", "fen")},
+        points=args.points, partial=args.partial, jobs=args.jobs, executor=runner, resume=args.resume,
+        force=args.force, progress=progress_mode(args), say=(lambda text: None) if args.quiet else grade.say)
 
 
 def add_parser(sub) -> None:
