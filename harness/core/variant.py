@@ -31,36 +31,40 @@ COLOURS = (WHITE, BLACK)
 OTHER = {WHITE: BLACK, BLACK: WHITE}
 
 
-class Termination(str, enum.Enum):
-    """Why a game ended. The value is what results.jsonl records as ``reason``."""
-    # CS3243 (7x7 fairy minichess)
-    KING_CAPTURE = "king_capture"             # the capturer wins
-    NO_MOVES_DRAW = "no_moves_draw"           # side to move has no move at all (also Congo)
-    CHECKMATE = "checkmate"                   # every move leaves the attacked King attacked
-    OUT_OF_VALID_MOVES = "out_of_valid_moves"  # every move walks into an attack
-    FIFTY_MOVE_DRAW = "fifty_move_draw"       # N plies without a capture
-    MAX_PLIES = "max_plies"                   # the game reached the ply limit (also Congo)
-    # NTHU MiniChess 6x5
-    KING_THREAT = "king_threat"               # the side to move can capture the King: it wins
-    STEP_LIMIT = "step_limit"                 # 50 plies played: material decides
-    NO_MOVES = "no_moves"                     # the side to move has no move: it loses
-    # Congo
-    LION_CAPTURE = "lion_capture"             # a lion is gone: the side with its lion wins
-    LIONS_ONLY = "lions_only"                 # only the two lions are left: draw
-    # Chess-like games (Gardner): also CHECKMATE, FIFTY_MOVE_DRAW (no capture or pawn move), MAX_PLIES
-    STALEMATE = "stalemate"                   # no legal move, not in check: draw
-    REPETITION = "repetition"                 # a position stands for the third time: draw
-    INSUFFICIENT_MATERIAL = "insufficient_material"   # neither side can ever mate: draw
-    # Faults, set by the referee when an agent fails (the other side wins)
-    ILLEGAL_MOVE = "illegal_move"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    GAME_TIME = "game_time"                   # the agent's thinking over the game ran out
-    # A human player (play --white human, serve) gave up: the other side wins
-    RESIGNATION = "resignation"
+class Ending(str, enum.Enum):
+    """The base of every list of endings (the core's `Termination` and each variant's own): a
+    member's value is what results.jsonl records as ``reason``, its `words` how the ending reads
+    ("{L} is checkmated": W the winner, L the other side, M the side to move, l the loser's agent;
+    empty: the page says "by REASON"). A variant with endings of its own subclasses this
+    (``class CongoEnding(Ending): LION_CAPTURE = "lion_capture", "{L}'s lion is gone"``) and
+    names the class in `Variant.terminations`: a new game needs no edit here."""
+
+    def __new__(cls, value: str, words: str = ""):
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.words = words
+        return member
 
     def __str__(self) -> str:
         return self.value
+
+
+class Termination(Ending):
+    """The endings every game may meet: the limits and draws common to many games, the faults the
+    referee sets when an agent fails (the other side wins) and a human's resignation."""
+    CHECKMATE = "checkmate", "{L} is checkmated"         # every move leaves the attacked King attacked
+    STALEMATE = "stalemate"                   # no legal move, not in check: draw
+    REPETITION = "repetition"                 # a position stands for the third time: draw
+    NO_MOVES_DRAW = "no_moves_draw", "{M} has no move at all"    # the side to move has no move: draw
+    FIFTY_MOVE_DRAW = "fifty_move_draw", "too many plies without a capture"   # N quiet plies
+    MAX_PLIES = "max_plies", "the game reached its ply limit"
+    # Faults, set by the referee when an agent fails (the other side wins)
+    ILLEGAL_MOVE = "illegal_move", "{L} ({l}) played a move that is not legal"
+    TIMEOUT = "timeout", "{L} ({l}) did not answer in time"
+    CRASH = "crash", "{L} ({l}) failed"
+    GAME_TIME = "game_time", "{L} ({l}) used up its time for the game"   # its thinking over the game ran out
+    # A human player (play --white human, serve) gave up: the other side wins
+    RESIGNATION = "resignation", "{L} resigned"
 
 
 FAULTS = frozenset((Termination.ILLEGAL_MOVE, Termination.TIMEOUT, Termination.CRASH,
@@ -83,7 +87,7 @@ class Fault:
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: the termination, the winning colour (None for a draw), any fault."""
-    termination: Termination
+    termination: Ending               # the core's `Termination` or the variant's own `Ending`
     winner: Optional[str]
     fault: Optional[Fault] = None
 
@@ -180,6 +184,8 @@ class Variant:
     replay_style = "generic"
     # perft --black: the start position may be given Black to move (start(to_move=BLACK))
     can_start_black = False
+    # the variant's own endings besides the core's `Termination` (an `Ending` subclass; None: none)
+    terminations: Optional[type] = None
 
     def __init__(self):
         self.protocol = self.protocol_class(self)
@@ -263,6 +269,21 @@ class Variant:
         the agent's colour -> records): report.json's `course` entry, with `passed` and `lines`
         (its text). None by default: the pass marks are the whole rule."""
         return None
+
+    def termination(self, reason: str) -> Optional[Ending]:
+        """The ending a record's ``reason`` names: the variant's own or the core's; None when
+        neither knows it."""
+        for kind in (self.terminations, Termination):
+            if kind is not None:
+                try:
+                    return kind(reason)
+                except ValueError:
+                    pass
+        return None
+
+    def endings(self) -> List[Ending]:
+        """Every ending a game of this variant may have: its own, then the core's."""
+        return list(self.terminations or ()) + list(Termination)
 
     def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
         """Extra fields for a game's record (e.g. a start FEN); none by default."""

@@ -10,6 +10,7 @@ from ...core.variant import BLACK, WHITE, Move, Outcome, Variant
 from . import board_text, fen
 from .config import read_config
 from .fen import from_fen
+from .game import CS3243Ending
 from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, Position, course_move, interleave, move_from_name, move_name
 from .protocol import GameboardProtocol
 from .rules import RULES, perft
@@ -35,6 +36,7 @@ class CS3243(Variant):
     agent_forms = ("file", "uci")
     can_start_black = True
     replay_style = "course"
+    terminations = CS3243Ending
 
     def describe(self, state: Position) -> str:
         return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"
