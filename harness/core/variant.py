@@ -101,6 +101,21 @@ class Outcome:
         return self.termination.value
 
 
+class SetupError(ValueError):
+    """A file a variant reads its start position from (a config or state file) that it cannot
+    read: str() is ``<path>:<line>: <problem>`` (line 1-based, 0 = the whole file). Every variant's
+    file errors derive from it, so the command line writes any of them as one line."""
+
+    def __init__(self, path: str, line: int, problem: str):
+        self.path = path
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{path}:{line}: {problem}")
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.problem}"
+
+
 class Move(NamedTuple):
     """A move from one square index to another; `promotion` names the piece a pawn becomes
     when the mover chooses it (None when the variant promotes by itself or not at all)."""
