@@ -178,6 +178,7 @@ class Variant:
     # game by the name `uci_variant`; None: no UCI engine plays it).
     default_analyser = "ab"
     uci_variant: Optional[str] = None
+    uci_variant_file: Optional[str] = None      # the engine's variants file defining it (None: built in)
     # How the UCI analyser's centipawns read as win %: the logistic slope and the noise floor in
     # win % points (docs/analysis.md, "The rule"). By default chess's slope (lichess's 0.00368208)
     # and the floor measured for Fairy-Stockfish in cs3243; a variant fitted to its own games
@@ -327,6 +328,16 @@ class Variant:
         except ValueError:
             return None
         return move if move in self.legal_moves(state) else None
+
+    def engine_view_fen(self, view: Any, colour: str) -> str:
+        """The position a UCI engine playing as an agent sends (``position fen ...``), from what the
+        agent is shown (`protocol.view`); by default the view is the state: `engine_fen`."""
+        return self.engine_fen(view)
+
+    def engine_answer(self, view: Any, text: str) -> Any:
+        """What a UCI engine playing as an agent answers for its move text: by default the legal
+        `Move` it names, else the text itself (which the referee rejects as an illegal move)."""
+        return self.engine_move(view, text) or text
 
     def fen(self, state: Any) -> Optional[str]:
         """The state as the text `game_options(fen=...)` reads back (the side to move included),

@@ -30,6 +30,7 @@ class CS3243(Variant):
     # the game review's analyser: Fairy-Stockfish with the project's cs3243.ini (fen.VARIANT_FILE)
     default_analyser = "uci"
     uci_variant = fen.VARIANT_NAME
+    uci_variant_file = fen.VARIANT_FILE
     uci_win_slope = 0.00224           # fitted to 100 recorded games (bench/win_curve.py, docs/analysis.md)
     uci_noise = 6.5
     class_grading = "files"           # grade and the Gradescope bundle: a .py file per student
@@ -155,6 +156,15 @@ class CS3243(Variant):
     def engine_move(self, state: Position, text: str) -> Optional[Move]:
         move = fen.parse_engine_move(RULES, text)
         return Move(*move) if move is not None and Move(*move) in self.legal_moves(state) else None
+
+    def engine_view_fen(self, gameboard, colour: str) -> str:
+        """A uci: agent is shown the course's gameboard (`protocol`): its FEN, move number 1."""
+        return fen.to_fen(gameboard, colour, 0, 1, RULES)
+
+    def engine_answer(self, gameboard, text: str):
+        """A uci: agent answers in the course's notation, as a student's agent does (the engine's
+        text when it names no square pair: the referee rejects it)."""
+        return fen.engine_to_course(RULES, text) or text
 
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
