@@ -24,7 +24,7 @@ What the referee needs of a variant, and nothing else:
 import enum
 from dataclasses import dataclass
 import importlib
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 WHITE, BLACK = "White", "Black"
 COLOURS = (WHITE, BLACK)
@@ -195,9 +195,6 @@ class Variant:
     agent_forms: Tuple[str, ...] = ()
     program_prefix: Optional[str] = None
     program_factory: Optional[str] = None    # "module:function(spec, move_timeout, contain)" -> Agent
-    # replay's text: "generic" (the variant's board_text after each ply) or "course" (the CS3243
-    # course's board rows with each ply's FEN and engine move, harness/replay replay_lines)
-    replay_style = "generic"
     # perft --black: the start position may be given Black to move (start(to_move=BLACK))
     can_start_black = False
     # the variant's own endings besides the core's `Termination` (an `Ending` subclass; None: none)
@@ -300,6 +297,13 @@ class Variant:
     def endings(self) -> List[Ending]:
         """Every ending a game of this variant may have: its own, then the core's."""
         return list(self.terminations or ()) + list(Termination)
+
+    def replay_text(self, record: Dict[str, Any], notes) -> Optional[Iterator[str]]:
+        """The `replay` text of a record when the variant has its own (CS3243: the course's rows
+        with each ply's FEN and engine move), `notes(ply)` giving the lines after a ply and
+        `notes(None)` those after the result (the review's); None by default: replay's generic
+        text (the variant's `board_text` after each ply)."""
+        return None
 
     def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
         """Extra fields for a game's record (e.g. a start FEN); none by default."""

@@ -36,7 +36,6 @@ class CS3243(Variant):
     class_grading = "files"           # grade and the Gradescope bundle: a .py file per student
     agent_forms = ("file", "uci")
     can_start_black = True
-    replay_style = "course"
     terminations = CS3243Ending
 
     def describe(self, state: Position) -> str:
@@ -165,6 +164,11 @@ class CS3243(Variant):
         """A uci: agent answers in the course's notation, as a student's agent does (the engine's
         text when it names no square pair: the referee rejects it)."""
         return fen.engine_to_course(RULES, text) or text
+
+    def replay_text(self, record, notes):
+        """The course's replay text (harness/variants/cs3243/replay.py)."""
+        from .replay import replay_lines
+        return replay_lines(record, notes=notes)
 
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
