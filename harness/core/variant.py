@@ -258,6 +258,9 @@ class Variant:
         return ", ".join(f"{letter} {name}" for name, letter in self.letters.items())
 
     letters: Dict[str, str] = {}     # piece name -> board letter (upper case)
+    # the letters a move name may end with to name the piece a pawn becomes ("a4a5q"), lower case,
+    # in the variant's order; none: its moves are two square names only
+    promotion_pieces: Tuple[str, ...] = ()
 
     def describe(self, state: Any) -> str:
         """One line on the game's limits, for `play`'s header."""
