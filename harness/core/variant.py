@@ -165,6 +165,13 @@ class Variant:
     values: Dict[str, int] = {}
     protocol_class = AgentProtocol
     default_move_timeout: Optional[float] = None   # seconds per move for program/file agents (None: 30)
+    # The command line's game options the variant takes ("fifty", "max_plies", "config", "fen") ->
+    # its default (None: none); `game_options` applies them and the option help lists them
+    # (harness/commands/common.py), as it lists `default_move_timeout` and `analyser_nodes`.
+    option_defaults: Dict[str, Any] = {}
+    # short phrases for that help, by option: "config" what --config reads ("a config.txt"),
+    # "program" what a PROGRAM_PREFIX:PATH agent is ("an NTHU program")
+    option_notes: Dict[str, str] = {}
     # The course's grading, for `report`: the opponents it plays by default, games per opponent and
     # colour, the agent's colour(s), the pass marks (not-lost rate per opponent; none: no verdict
     # from marks) and its limit on thinking per game (None: none).
@@ -179,6 +186,7 @@ class Variant:
     default_analyser = "ab"
     uci_variant: Optional[str] = None
     uci_variant_file: Optional[str] = None      # the engine's variants file defining it (None: built in)
+    analyser_nodes: Optional[int] = None        # --nodes' default for its default analyser (None: the analyser's)
     # How the UCI analyser's centipawns read as win %: the logistic slope and the noise floor in
     # win % points (docs/analysis.md, "The rule"). By default chess's slope (lichess's 0.00368208)
     # and the floor measured for Fairy-Stockfish in cs3243; a variant fitted to its own games

@@ -60,6 +60,8 @@ def check_edition(edition: Any) -> str:
 class CongoVariant(Variant):
     name = "congo"
     terminations = CongoEnding
+    option_defaults = {"max_plies": DEFAULT_MAX_PLIES, "fen": None}
+    analyser_nodes = 1500              # our ab search: about 0.04 s a position on one core (docs/analysis.md)
     class_grading = "programs"         # grade: a program per part, judged on hidden cases
     report_opponents = ("random", "greedy", "minimax", "alphabeta")   # no pass marks, no game clock
     title = "Congo (7x7, the course's lion, zebra, elephant, giraffe, pawn and superpawn)"
@@ -75,7 +77,7 @@ class CongoVariant(Variant):
         if config is not None:
             raise ValueError("congo starts from --fen, not a config file")
         options = {"fen": fen, "edition": DEFAULT_EDITION,
-                   "max_plies": DEFAULT_MAX_PLIES if max_plies is None else max_plies}
+                   "max_plies": self.option_defaults["max_plies"] if max_plies is None else max_plies}
         try:
             self.start(**options)
         except ValueError as exc:

@@ -31,6 +31,9 @@ class CS3243(Variant):
     default_analyser = "uci"
     uci_variant = fen.VARIANT_NAME
     uci_variant_file = fen.VARIANT_FILE
+    analyser_nodes = 10000            # about 0.03 s a position on one core (docs/analysis.md)
+    option_defaults = {"fifty": DEFAULT_FIFTY_LIMIT, "max_plies": DEFAULT_MAX_PLIES, "config": None, "fen": None}
+    option_notes = {"config": "a config.txt"}
     uci_win_slope = 0.00224           # fitted to 100 recorded games (bench/win_curve.py, docs/analysis.md)
     uci_noise = 6.5
     class_grading = "files"           # grade and the Gradescope bundle: a .py file per student
@@ -54,8 +57,9 @@ class CS3243(Variant):
             setup = read_config(config)
             board = interleave(setup.white, setup.black)
             start = [[c, r, piece, colour] for (c, r), (piece, colour) in board.items()]
-        options = {"fifty": DEFAULT_FIFTY_LIMIT if fifty is None else fifty,
-                   "max_plies": DEFAULT_MAX_PLIES if max_plies is None else max_plies, "start": start}
+        options = {"fifty": self.option_defaults["fifty"] if fifty is None else fifty,
+                   "max_plies": self.option_defaults["max_plies"] if max_plies is None else max_plies,
+                   "start": start}
         if fen is not None:
             try:
                 self.start(fen=fen)

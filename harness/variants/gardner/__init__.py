@@ -128,6 +128,8 @@ class GardnerVariant(Variant):
     letters = {NAMES[code]: rules.LETTERS[code] for code in range(1, 7)}
     report_opponents = ("random", "greedy", "ab")       # no course: the generic agents, no marks
     terminations = GardnerEnding
+    option_defaults = {"max_plies": None, "fen": None}     # no ply limit unless given
+    analyser_nodes = 10000                              # Fairy-Stockfish's, as cs3243's
     promotion_pieces = tuple(rules.LETTERS[NAMES.index(name)].lower() for name in ("Queen", "Rook", "Bishop", "Knight"))
     agent_forms = ("uci",)                              # uci:PATH, an engine that knows `gardner`
     uci_variant = "gardner"                             # Fairy-Stockfish's built-in

@@ -81,6 +81,9 @@ class NthuVariant(Variant):
     values = {NAMES[code]: core.VALUE[code] for code in range(1, 7)}
     letters = {NAMES[code]: LETTERS[code] for code in range(1, 7)}
     terminations = NthuEnding
+    option_defaults = {"config": None, "fen": None}
+    option_notes = {"config": "a state file", "program": "an NTHU program"}
+    analyser_nodes = 3000             # our ab search: about 0.04 s a position on one core (docs/analysis.md)
     default_move_timeout = 10.0       # the course's runner's limit per move, for nthu:PATH
 
     def game_options(self, fifty=None, max_plies=None, config=None, fen=None):
