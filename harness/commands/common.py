@@ -55,8 +55,8 @@ def defaults_help(key: str) -> str:
 def fifty_help() -> str:
     taking = [v for v in registered() if "fifty" in v.option_defaults]
     defaults = [v.option_defaults["fifty"] for v in taking if v.option_defaults["fifty"] is not None]
-    default = (f"{defaults[0]}" if len(taking) == 1 else defaults_help("fifty")) if defaults else "none"
-    return f"{names_of(taking)}: draw after this many plies without a capture (default {default})"
+    default = (f"default {defaults[0]}" if len(taking) == 1 else defaults_help("fifty")) if defaults else "no default"
+    return f"{names_of(taking)}: draw after this many plies without a capture ({default})"
 
 
 def max_plies_help() -> str:
