@@ -72,10 +72,11 @@ def make_analyser(variant: str, nodes=None):
     return getattr(importlib.import_module(module_name), class_name)(nodes)
 
 
-def make_uci(spec: str, contain=None) -> Agent:
-    """A uci: engine; `contain` (harness.players) starts it in the box."""
+def make_uci(spec: str, contain=None, variant=None) -> Agent:
+    """A uci: engine playing `variant` (a Variant; None: the default one); `contain`
+    (harness.players) starts it in the box."""
     from .uci import uci_agent_from_spec
-    return uci_agent_from_spec(spec, contain=contain)
+    return uci_agent_from_spec(spec, contain=contain, variant=variant)
 
 
 def make_agent(spec: str, variant: str = "cs3243") -> Agent:

@@ -9,14 +9,17 @@ node limit, ``2 * movetime + 5 s`` for a time limit).
 
 Protocol (the process: harness/isolation/uci_engine.py). The engine process is started on the first move of a
 game and stopped by close(), which the game's runner calls when the game is over: one engine
-process per game (an agent reused for another game after close() starts a new process). At start:
-``uci`` (wait for ``uciok``), ``setoption name VariantPath value <harness/cs3243.ini>``,
-``setoption name UCI_Variant value cs3243``, ``ucinewgame``, ``isready`` (wait for
-``readyok``). The engine must confirm the variant with an ``info string variant cs3243 ...``
-line, as Fairy-Stockfish does; otherwise the agent fails with a message saying so. Then for
-each move: ``position fen <FEN of the given gameboard, the agent's colour to move>`` and
-``go nodes N`` / ``go movetime MS``; the answer is the ``bestmove`` line's move, converted to
-the course's ((col, row), (col, row)).
+process per game (an agent reused for another game after close() starts a new process). What is the game's
+comes from the variant it plays (`Variant.uci_variant`, `uci_variant_file`, `engine_view_fen`,
+`engine_answer`). At start: ``uci`` (wait for ``uciok``), ``setoption name VariantPath value
+<the variant's file>`` (cs3243: harness/variants/cs3243/cs3243.ini; none for a variant the engine
+knows built in, as gardner), ``setoption name UCI_Variant value <uci_variant>``, ``ucinewgame``,
+``isready`` (wait for ``readyok``). The engine must confirm the variant with an ``info string
+variant NAME ...`` line, as Fairy-Stockfish does; otherwise the agent fails with a message saying
+so. Then for each move: ``position fen <FEN of what the agent is shown, the agent's colour to
+move>`` and ``go nodes N`` / ``go movetime MS``; the answer is the ``bestmove`` line's move, read
+by the variant (cs3243: converted to the course's ((col, row), (col, row)); gardner: the legal
+`Move` it names).
 
 Each move is sent as a fresh position, without history (stateless: robust to any game start
 and to boards the agent did not see before). The gameboard carries no move counters, so the
@@ -34,8 +37,8 @@ is not legal.
 import os
 from typing import Dict, List, Optional
 
-from harness.variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME, engine_to_course, to_fen
-from harness.variants.cs3243.rules import RULES
+from harness.core.variant import Variant
+from harness.variants import DEFAULT_VARIANT, find_variant
 
 from harness.core.agent import Agent, AgentError, AgentTimeout
 from harness.isolation.uci_engine import UciEngine, UciError, parse_score, parse_spec
@@ -46,8 +49,14 @@ NODES_TIMEOUT = 30.0         # seconds per move under a node limit
 
 class UciAgent(Agent):
     def __init__(self, path: str, nodes: Optional[int] = None, movetime: Optional[int] = None,
-                 variant_path: str = VARIANT_FILE, timeout: Optional[float] = None,
-                 variant: str = VARIANT_NAME, rules=RULES, contain=None):
+                 variant_path: Optional[str] = None, timeout: Optional[float] = None,
+                 variant: Optional[Variant] = None, contain=None):
+        """`variant` the game it plays (default: the default variant), which names it to the engine
+        (`uci_variant`, from `variant_path` or else the variant's own `uci_variant_file`) and reads
+        its positions and answers (`engine_view_fen`, `engine_answer`)."""
+        game = variant if variant is not None else find_variant(DEFAULT_VARIANT)
+        if game.uci_variant is None:
+            raise AgentError(f"no UCI engine plays {game.name}")
         if nodes is None and movetime is None:
             nodes = DEFAULT_NODES
         for label, value in (("nodes", nodes), ("movetime", movetime)):
@@ -58,11 +67,11 @@ class UciAgent(Agent):
         self.path = path
         self.nodes = nodes
         self.movetime = movetime
-        self.engine = UciEngine(path, variant_path, variant, contain=contain)
+        self.engine = UciEngine(path, game.uci_variant, variant_path or game.uci_variant_file, contain=contain)
         self.variant_path = self.engine.variant_path
-        self.variant = variant
+        self.variant = game.uci_variant
+        self.game = game
         self.timeout = float(timeout)
-        self.rules = rules
         limits = [f"nodes={nodes}" if nodes is not None else "",
                   f"movetime={movetime}" if movetime is not None else ""]
         self.name = f"uci:{os.path.basename(path)}({','.join(x for x in limits if x)})"
@@ -93,8 +102,8 @@ class UciAgent(Agent):
         finally:
             self.close()
 
-    def choose_move(self, gameboard, colour, rng):
-        fen = to_fen(gameboard, colour, 0, 1, self.rules)
+    def choose_move(self, view, colour, rng):
+        fen = self.game.engine_view_fen(view, colour)
         line, infos = self.engine.search(fen, self.go_command(), self.timeout)
         self.last_answer = line
         cp, mate = parse_score(infos)
@@ -102,8 +111,7 @@ class UciAgent(Agent):
         words = line.split()
         if len(words) < 2 or words[1] in ("(none)", "0000"):
             return None
-        move = engine_to_course(self.rules, words[1])
-        return words[1] if move is None else move
+        return self.game.engine_answer(view, words[1])
 
     def move_score(self):
         return self.score
@@ -124,7 +132,8 @@ class UciAgent(Agent):
             pass
 
 
-def uci_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None) -> UciAgent:
+def uci_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None,
+                        variant: Optional[Variant] = None) -> UciAgent:
     """The agent for ``uci:PATH[,nodes=N][,movetime=MS][,timeout=S]``; AgentError if malformed.
 
     Options are taken from the end, so a PATH may itself contain commas (harness.isolation.uci_engine.parse_spec).
@@ -137,4 +146,4 @@ def uci_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None
     except ValueError as exc:
         raise AgentError(str(exc)) from None
     return UciAgent(path, nodes=options.get("nodes"), movetime=options.get("movetime"),
-                    timeout=options.get("timeout", timeout), contain=contain)
+                    timeout=options.get("timeout", timeout), contain=contain, variant=variant)

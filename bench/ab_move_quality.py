@@ -42,6 +42,7 @@ from ab_vs_opponent import replay  # noqa: E402
 from harness.core.interrupts import exit_code  # noqa: E402
 from harness import stats  # noqa: E402
 from harness.isolation.uci_engine import UciEngine, parse_score  # noqa: E402
+from harness.variants.cs3243 import VARIANT  # noqa: E402
 from harness.variants.cs3243.fen import course_to_engine, to_fen  # noqa: E402
 from harness.variants.cs3243.pieces import BLACK, WHITE  # noqa: E402
 from harness.variants.cs3243.rules import RULES  # noqa: E402
@@ -102,7 +103,7 @@ def main(argv=None):
         print(f"error: no position with AB.py to move at plies {args.plies[0]}-{args.plies[1]} "
               f"in {', '.join(args.results)}", file=sys.stderr)
         return 2
-    engine = UciEngine(args.engine)
+    engine = UciEngine(args.engine, VARIANT.uci_variant, VARIANT.uci_variant_file)
     started = time.perf_counter()
     losses = {path: [] for path in args.ab}
     picks = {path: [] for path in args.ab}

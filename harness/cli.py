@@ -11,14 +11,14 @@ from typing import List, Optional
 from .runs import cluster
 from .core.agent import AgentError
 from .core.analyser import AnalysisError
+from .core.variant import SetupError
 from .commands import COMMANDS
 from .commands.common import RESUME_HINT, Parser, UsageError
 from .runs.results import ResultsError
 from .runs.series import SeriesError
-from .variants.cs3243.config import ConfigError
 
 PROG = "python -m harness"
-ONE_LINE_ERRORS = (ConfigError, UsageError, AgentError, ResultsError, SeriesError, cluster.ClusterError,
+ONE_LINE_ERRORS = (SetupError, UsageError, AgentError, ResultsError, SeriesError, cluster.ClusterError,
                    AnalysisError)
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from congo_helpers import after, fen, moves, targets
 from harness.core.variant import BLACK, WHITE, Move, Termination
+from harness.variants.congo import CongoEnding
 from harness.variants.congo import VARIANT, rules
 
 LIONS = {"d1": "L", "a7": "l"}      # two lions out of each other's way (a7 is outside any castle)
@@ -219,12 +220,12 @@ def play(start_fen, *names, **options):
 
 def test_capturing_the_lion_wins():
     outcome = VARIANT.outcome(play(fen({"d3": "L", "d5": "l", "a2": "P"}), "d3d5"))
-    assert (outcome.termination, outcome.winner) == (Termination.LION_CAPTURE, WHITE)
+    assert (outcome.termination, outcome.winner) == (CongoEnding.LION_CAPTURE, WHITE)
 
 
 def test_only_the_two_lions_left_is_a_draw():
     outcome = VARIANT.outcome(play(fen({"d2": "L", "e6": "l", "e3": "p"}), "d2e3"))
-    assert (outcome.termination, outcome.winner) == (Termination.LIONS_ONLY, None)
+    assert (outcome.termination, outcome.winner) == (CongoEnding.LIONS_ONLY, None)
 
 
 def test_no_move_for_the_side_to_move_is_a_draw():

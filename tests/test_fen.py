@@ -8,7 +8,8 @@ from harness.variants.cs3243.fen import (START_FEN, VARIANT_FILE, course_to_engi
                          engine_to_course, from_fen, game_from_fen, parse_engine_move, to_fen)
 from harness.variants.cs3243.game import Game, start_gameboard
 from harness.cli import main
-from harness.replay import board_lines, load_record, replay_lines
+from harness.replay import load_record
+from harness.variants.cs3243.replay import board_lines, replay_lines
 from harness.variants.cs3243.rules import RULES
 from harness.variants.cs3243.pieces import BLACK, WHITE
 

@@ -17,6 +17,7 @@ from harness.core.referee import play_game
 from harness.isolation.uci_engine import find_engine
 from harness.variants import find_variant
 from harness.core.variant import Move, Outcome, Termination
+from harness.variants.gardner import GardnerEnding
 from harness.variants.gardner import START_FEN, parse_fen, rules
 from harness.web.app import Offer, Settings, create_app
 from cli_run import run_cli
@@ -139,7 +140,7 @@ def test_the_third_time_a_position_stands_is_a_draw_and_a_capture_forgets_the_pa
 def test_who_cannot_mate_is_fairy_stockfishs_insufficient_material(fen, white, black):
     state = V.start(fen=fen)
     assert (rules.cannot_mate(state.board, 1), rules.cannot_mate(state.board, -1)) == (white, black)
-    drawn = V.outcome(state) == Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+    drawn = V.outcome(state) == Outcome(GardnerEnding.INSUFFICIENT_MATERIAL, None)
     assert drawn == (white and black)
     if pyffish is not None:
         assert pyffish.has_insufficient_material("gardner", fen, []) == (white, black)

@@ -3,7 +3,8 @@ the end rules in their order, move names. One rule per test, on a crafted positi
 import pytest
 
 from harness.variants import find_variant
-from harness.core.variant import BLACK, WHITE, Move, Termination
+from harness.core.variant import BLACK, WHITE, Move
+from harness.variants.nthu import NthuEnding
 from harness.variants.nthu import VARIANT
 from harness.variants.nthu.core import QUEEN
 
@@ -116,12 +117,12 @@ def test_the_start_position_is_not_over():
 
 def test_step_limit_at_50_plies_more_material_wins():
     outcome = VARIANT.outcome(position(plies=50, a1="K", b2="P", e6="k"))
-    assert (outcome.termination, outcome.winner) == (Termination.STEP_LIMIT, WHITE)
+    assert (outcome.termination, outcome.winner) == (NthuEnding.STEP_LIMIT, WHITE)
 
 
 def test_step_limit_with_equal_material_is_a_draw():
     outcome = VARIANT.outcome(position(plies=50, a1="K", b2="P", e6="k", d5="p"))
-    assert (outcome.termination, outcome.winner, outcome.result) == (Termination.STEP_LIMIT, None, "draw")
+    assert (outcome.termination, outcome.winner, outcome.result) == (NthuEnding.STEP_LIMIT, None, "draw")
 
 
 def test_step_limit_counts_a_promoted_pawn_as_a_queen():
@@ -129,29 +130,29 @@ def test_step_limit_counts_a_promoted_pawn_as_a_queen():
     state = VARIANT.apply(position(white=False, plies=49, a1="K", c3="R", d3="N", e6="k", b2="p"),
                           VARIANT.parse_move("b2b1"))
     outcome = VARIANT.outcome(state)
-    assert (outcome.termination, outcome.winner) == (Termination.STEP_LIMIT, BLACK)
+    assert (outcome.termination, outcome.winner) == (NthuEnding.STEP_LIMIT, BLACK)
 
 
 def test_step_limit_overrides_the_king_threat_on_the_50th_ply():
     # White to move could capture Black's king, but Black has more material at ply 50
     outcome = VARIANT.outcome(position(plies=50, a1="K", a5="R", a6="k", e6="q"))
-    assert (outcome.termination, outcome.winner) == (Termination.STEP_LIMIT, BLACK)
+    assert (outcome.termination, outcome.winner) == (NthuEnding.STEP_LIMIT, BLACK)
 
 
 def test_king_threat_before_ply_50_the_side_to_move_wins():
     outcome = VARIANT.outcome(position(plies=49, a1="K", a5="R", a6="k", e6="q"))
-    assert (outcome.termination, outcome.winner) == (Termination.KING_THREAT, WHITE)
+    assert (outcome.termination, outcome.winner) == (NthuEnding.KING_THREAT, WHITE)
 
 
 def test_moving_into_an_attack_loses_at_once():
     state = VARIANT.apply(position(a1="K", b6="r", e6="k"), VARIANT.parse_move("a1b1"))
     outcome = VARIANT.outcome(state)
-    assert (outcome.termination, outcome.winner) == (Termination.KING_THREAT, BLACK)
+    assert (outcome.termination, outcome.winner) == (NthuEnding.KING_THREAT, BLACK)
 
 
 def test_a_side_with_no_move_loses():
     outcome = VARIANT.outcome(position(e2="P", e3="p", a6="k"))
-    assert (outcome.termination, outcome.winner) == (Termination.NO_MOVES, BLACK)
+    assert (outcome.termination, outcome.winner) == (NthuEnding.NO_MOVES, BLACK)
 
 
 # -- names ----------------------------------------------------------------------------------

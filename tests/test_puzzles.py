@@ -14,7 +14,7 @@ from harness.puzzles import make_set
 from harness.puzzles.puzzle import DATA, THEMES, read_set
 from harness.puzzles.search import MateSearch, in_check, passed
 from harness.isolation.student import mirror_gameboard
-from harness.core.variant import Termination
+from harness.variants.cs3243.game import CS3243Ending
 from harness.variants.cs3243 import VARIANT
 from harness.variants.cs3243.fen import from_fen, game_from_fen
 from harness.variants.cs3243.game import course_move
@@ -45,7 +45,7 @@ def test_a_stalemate_wins_in_the_course_and_the_search_knows_it():
     assert names(search.winning_moves(state, 1)) == ["b0b4"]
     after = VARIANT.apply(state, VARIANT.parse_move("b0b4"))
     assert not in_check(after)
-    assert VARIANT.outcome(after).termination == Termination.OUT_OF_VALID_MOVES
+    assert VARIANT.outcome(after).termination == CS3243Ending.OUT_OF_VALID_MOVES
     assert VARIANT.outcome(after).winner == "White"
     assert search.mate_distance(state, 2) == 1
 

@@ -9,7 +9,8 @@ from harness.core.agent import Agent
 from harness.core.game import Game
 from harness.core.referee import play_game
 from harness.variants import UnknownVariant, find_variant, variant_names
-from harness.core.variant import Move, Outcome, Termination, Variant
+from harness.core.variant import Ending, Move, Outcome, Variant
+from harness.variants.cs3243.game import CS3243Ending
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -44,7 +45,8 @@ def test_random_games_keep_the_interface_invariants(name):
             state = after
             plies += 1
             assert plies <= 2000
-        assert isinstance(outcome, Outcome) and isinstance(outcome.termination, Termination)
+        assert isinstance(outcome, Outcome) and isinstance(outcome.termination, Ending)
+        assert variant.termination(outcome.reason) is outcome.termination   # the variant declares it
         assert outcome.result in ("white", "black", "draw")
 
 
@@ -70,7 +72,7 @@ def test_cs3243_king_capture_is_an_outcome_of_the_next_state():
     v = find_variant("cs3243")
     state = v.start(start=[["d", 0, "King", "White"], ["d", 3, "Rook", "White"], ["d", 6, "King", "Black"]])
     after = v.apply(state, v.parse_move("d3d6"))
-    assert v.outcome(after) == Outcome(Termination.KING_CAPTURE, "White")
+    assert v.outcome(after) == Outcome(CS3243Ending.KING_CAPTURE, "White")
     assert v.outcome(after).result == "white" and v.outcome(after).reason == "king_capture"
 
 

@@ -471,7 +471,7 @@ def test_check_and_the_river_are_in_the_data(client):
 
 
 @pytest.mark.parametrize("state, words", [
-    ({"result": "black", "reason": "no_moves", "moves": ["a2a3"] * 24, "to_move": "white"},
+    ({"result": "black", "reason": "no_moves", "moves": ["a2a3"] * 24, "to_move": "white", "variant": "nthu"},
      "Black wins: White has no legal move (after 24 plies)."),
     ({"result": "black", "reason": "out_of_valid_moves", "moves": ["b1b2"], "to_move": "white"},
      "Black wins: White has no legal move: every move walks into an attack (after 1 ply)."),

@@ -55,7 +55,7 @@ class UciAnalyser(Analyser):
         self.timeout = timeout
         # the engine is a program named on the command line: boxed as the uci: agents are (a
         # day of CPU: an analysis session is long)
-        self.engine = UciEngine(path, variant=variant.uci_variant,
+        self.engine = UciEngine(path, variant.uci_variant, variant.uci_variant_file,
                                 contain=players.containment(players.program_box(ANALYSER_BOX)))
         self.spec = f"uci:{path},nodes={nodes}"
         self.label = self.spec

@@ -17,24 +17,100 @@ from ..core.argtypes import whole_number as whole_number_at_least
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, UnknownVariant, find_variant, variant_names
 from ..core.variant import Variant
-from ..variants.cs3243.game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES
 
 DEFAULT_OUT = "reports"
 
 
+def registered() -> List[Variant]:
+    """Every registered variant (loaded: only for help texts, which `Parser` writes on demand)."""
+    return [find_variant(name) for name in variant_names()]
+
+
+def names_of(variants: List[Variant]) -> str:
+    return ", ".join(v.name for v in variants)
+
+
 def agents_help() -> str:
-    """The --white/--black help: every variant's built-ins (from the registry) and the other forms."""
+    """The --white/--black help: every variant's built-ins and other agent forms (from the registry)."""
     builtins = "; ".join(f"{name}: {', '.join(players.builtin_names(name))}" for name in variant_names())
-    return (f"a built-in ({builtins}), a path to a .py file with studentAgent (cs3243), nthu:PATH (an NTHU "
-            "program), or uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish, cs3243)")
+    games = registered()
+    forms = []
+    files = [v for v in games if "file" in v.agent_forms]
+    if files:
+        forms.append(f"a path to a .py file with studentAgent ({names_of(files)})")
+    forms += [f"{v.program_prefix}PATH ({v.option_notes.get('program', f'a {v.name} program')})"
+              for v in games if "program" in v.agent_forms]
+    engines = [v for v in games if "uci" in v.agent_forms]
+    if engines:
+        forms.append(f"uci:PATH[,nodes=N][,movetime=MS] (a UCI engine such as Fairy-Stockfish, {names_of(engines)})")
+    return f"a built-in ({builtins}), " + (", ".join(forms[:-1]) + ", or " if len(forms) > 1 else "") + forms[-1]
+
+
+def defaults_help(key: str) -> str:
+    """'cs3243 default 1000, congo 300': each variant's default of game option `key`."""
+    given = [(v.name, v.option_defaults[key]) for v in registered() if v.option_defaults.get(key) is not None]
+    return ", ".join(f"{name} default {value}" if i == 0 else f"{name} {value}" for i, (name, value) in enumerate(given))
+
+
+def fifty_help() -> str:
+    taking = [v for v in registered() if "fifty" in v.option_defaults]
+    defaults = [v.option_defaults["fifty"] for v in taking if v.option_defaults["fifty"] is not None]
+    default = (f"default {defaults[0]}" if len(taking) == 1 else defaults_help("fifty")) if defaults else "no default"
+    return f"{names_of(taking)}: draw after this many plies without a capture ({default})"
+
+
+def max_plies_help() -> str:
+    return f"draw when a game reaches this many plies ({defaults_help('max_plies') or 'default: none'})"
+
+
+def move_timeout_help() -> str:
+    own = ", ".join(f"{v.name} {v.default_move_timeout:g}" for v in registered() if v.default_move_timeout)
+    return ("a .py file or program agent loses a move it has not answered in this time "
+            f"(default {DEFAULT_MOVE_TIMEOUT:g}" + (f"; {own}, as the course)" if own else ")"))
+
+
+def config_help() -> str:
+    taking = [v for v in registered() if "config" in v.option_defaults]
+    return "start from the position in this file (" + "; ".join(
+        f"{v.name}: {v.option_notes.get('config', 'its start file')}" for v in taking) + ")"
+
+
+def fen_help() -> str:
+    return f"start from this position ({names_of([v for v in registered() if 'fen' in v.option_defaults])})"
+
+
+def analyser_help() -> str:
+    games = registered()
+    uci = [v for v in games if v.uci_variant is not None]
+    ab = [v for v in games if v.default_analyser == "ab"]
+    parts = []
+    if uci:
+        parts.append(f"{names_of(uci)}: uci:PATH[,nodes=N], a UCI engine that knows the game (default for "
+                     f"{names_of([v for v in uci if v.default_analyser == 'uci'])}: Fairy-Stockfish from PATH or /usr/games)")
+    if ab:
+        parts.append(f"{names_of(ab)}: ab[,nodes=N], our own search (the default)")
+    return "; ".join(parts)
+
+
+def nodes_help() -> str:
+    given = ", ".join(f"{v.name} {v.analyser_nodes}" for v in registered() if v.analyser_nodes)
+    return f"nodes the analyser searches per position (default: {given}; see docs/analysis.md)"
 
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (no usage dump), still with exit code 2 (argparse's
-    exit: the commands' tests and scripts expect it; a problem found later is a UsageError)."""
+    exit: the commands' tests and scripts expect it; a problem found later is a UsageError).
+    An option's help may be a function (the texts built from every registered variant): it is
+    called when the help is written, so a command never loads a variant it does not play."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def format_help(self) -> str:
+        for action in self._actions:
+            if callable(action.help):
+                action.help = action.help()
+        return super().format_help()
 
 
 # ----------------------------------------------------------------------------- value types
@@ -147,15 +223,11 @@ def add_game_options(p: argparse.ArgumentParser, seed_help: str) -> None:
     p.add_argument("--seed", type=whole_number, default=0, metavar="S", help=seed_help)
     add_variant_option(p)
     p.add_argument("--fifty", type=positive_int, default=None, metavar="PLIES",
-                   help=f"cs3243: draw after this many plies without a capture (default {DEFAULT_FIFTY_LIMIT})")
-    p.add_argument("--max-plies", type=positive_int, default=None, metavar="PLIES",
-                   help=f"draw when a game reaches this many plies (cs3243 default {DEFAULT_MAX_PLIES}, "
-                        f"congo 300)")
-    p.add_argument("--move-timeout", type=positive_seconds, default=None,
-                   metavar="SECONDS", help="a .py file or program agent loses a move it has not answered "
-                                           f"in this time (default {DEFAULT_MOVE_TIMEOUT:g}; nthu 10, as the course)")
-    p.add_argument("--config", metavar="FILE", help="cs3243: start from the position in this config.txt")
-    p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
+                   help=fifty_help)
+    p.add_argument("--max-plies", type=positive_int, default=None, metavar="PLIES", help=max_plies_help)
+    p.add_argument("--move-timeout", type=positive_seconds, default=None, metavar="SECONDS", help=move_timeout_help)
+    p.add_argument("--config", metavar="FILE", help=config_help)
+    p.add_argument("--fen", metavar="FEN", help=fen_help)
 
 
 def add_points_options(p: argparse.ArgumentParser) -> None:
@@ -194,12 +266,8 @@ def add_progress_options(p: argparse.ArgumentParser) -> None:
 
 def add_analyser_options(p: argparse.ArgumentParser) -> None:
     """--analyser and --nodes: the game review's analyser (harness/analysis)."""
-    p.add_argument("--analyser", default=None, metavar="SPEC",
-                   help="cs3243: uci:PATH[,nodes=N], a UCI engine that loads cs3243.ini (default: Fairy-Stockfish "
-                        "from PATH or /usr/games); nthu, congo: ab[,nodes=N], our own search (the default)")
-    p.add_argument("--nodes", type=positive_int, default=None, metavar="N",
-                   help="nodes the analyser searches per position (default: cs3243 10000, nthu 3000, congo 1500; "
-                        "see docs/analysis.md)")
+    p.add_argument("--analyser", default=None, metavar="SPEC", help=analyser_help)
+    p.add_argument("--nodes", type=positive_int, default=None, metavar="N", help=nodes_help)
 
 
 def add_resume_options(p: argparse.ArgumentParser, keep_previous: bool = False) -> None:

@@ -61,7 +61,7 @@ def add_parser(sub) -> None:
                                    f"{DEFAULT_OPENINGS}, played twice with the colours reversed) until a sequential "
                                    "probability ratio test decides (fastchess's lines, compare.json, report.html). "
                                    "See docs/compare.md.")
-    p.add_argument("new", metavar="NEW", help="the new agent: " + agents_help())
+    p.add_argument("new", metavar="NEW", help=lambda: "the new agent: " + agents_help())
     p.add_argument("old", metavar="OLD", help="the agent it should beat (same forms)")
     test = p.add_argument_group("the test (SPRT, fastchess's defaults)")
     test.add_argument("--elo0", type=finite_number, default=0.0, metavar="ELO",

@@ -2,7 +2,8 @@
 import time
 
 from ..core.variant import BLACK
-from .common import UsageError, add_variant_option, positive_int, start_options, variant_of
+from .common import (UsageError, add_variant_option, config_help, fen_help, names_of, positive_int, registered,
+                     start_options, variant_of)
 
 
 def run(args) -> int:
@@ -10,7 +11,8 @@ def run(args) -> int:
     options = start_options(args, variant)
     if args.black:
         if not variant.can_start_black or args.fen is not None:
-            raise UsageError("--black is for cs3243's --config and start positions; a FEN gives the side to move")
+            raise UsageError(f"--black is for {black_variants()}'s --config and start positions; "
+                             "a FEN gives the side to move")
         options["to_move"] = BLACK
     state = variant.start(**options)
     print("depth nodes seconds", flush=True)
@@ -21,11 +23,16 @@ def run(args) -> int:
     return 0
 
 
+def black_variants() -> str:
+    """The variants whose start may be given Black to move (`Variant.can_start_black`)."""
+    return names_of([v for v in registered() if v.can_start_black])
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser("perft", help="count move sequences from a position (rules check)")
     p.add_argument("depth", type=positive_int, metavar="DEPTH")
-    p.add_argument("--config", metavar="FILE", help="cs3243: start from this config.txt position")
-    p.add_argument("--fen", metavar="FEN", help="start from this position (variants that read FEN)")
-    p.add_argument("--black", action="store_true", help="cs3243: Black moves first")
+    p.add_argument("--config", metavar="FILE", help=config_help)
+    p.add_argument("--fen", metavar="FEN", help=fen_help)
+    p.add_argument("--black", action="store_true", help=lambda: f"{black_variants()}: Black moves first")
     add_variant_option(p)
     p.set_defaults(run=run)

@@ -90,8 +90,8 @@ def agents_game(args, variant, game: Game) -> dict:
 
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="one game shown move by move; `human` on a side plays it from the keyboard")
-    p.add_argument("--white", required=True, metavar="AGENT", help=f"{HUMAN} (you, at the keyboard) or " + agents_help())
-    p.add_argument("--black", required=True, metavar="AGENT", help=f"{HUMAN} (you, at the keyboard) or " + agents_help())
+    p.add_argument("--white", required=True, metavar="AGENT", help=lambda: f"{HUMAN} (you, at the keyboard) or " + agents_help())
+    p.add_argument("--black", required=True, metavar="AGENT", help=lambda: f"{HUMAN} (you, at the keyboard) or " + agents_help())
     p.add_argument("--hint", metavar="AGENT", help="with a human side: the agent that answers `hint` "
                                                   "(default: the variant's strongest built-in)")
     add_game_options(p, "the game's seed (default 0)")

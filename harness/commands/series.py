@@ -59,8 +59,8 @@ def _run(args, plan: SeriesPlan, limits: dict, out: str) -> int:
 
 def add_parser(sub) -> None:
     p = sub.add_parser("series", help="N games between two agents, in parallel, with results.jsonl")
-    p.add_argument("--white", required=True, metavar="AGENT", help=agents_help())
-    p.add_argument("--black", required=True, metavar="AGENT", help=agents_help())
+    p.add_argument("--white", required=True, metavar="AGENT", help=agents_help)
+    p.add_argument("--black", required=True, metavar="AGENT", help=agents_help)
     p.add_argument("--games", type=positive_int, required=True, metavar="N")
     p.add_argument("--out", metavar="DIR",
                    help=f"where results go (default {DEFAULT_OUT}/WHITE-vs-BLACK)")

@@ -24,43 +24,47 @@ What the referee needs of a variant, and nothing else:
 import enum
 from dataclasses import dataclass
 import importlib
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 WHITE, BLACK = "White", "Black"
 COLOURS = (WHITE, BLACK)
 OTHER = {WHITE: BLACK, BLACK: WHITE}
 
 
-class Termination(str, enum.Enum):
-    """Why a game ended. The value is what results.jsonl records as ``reason``."""
-    # CS3243 (7x7 fairy minichess)
-    KING_CAPTURE = "king_capture"             # the capturer wins
-    NO_MOVES_DRAW = "no_moves_draw"           # side to move has no move at all (also Congo)
-    CHECKMATE = "checkmate"                   # every move leaves the attacked King attacked
-    OUT_OF_VALID_MOVES = "out_of_valid_moves"  # every move walks into an attack
-    FIFTY_MOVE_DRAW = "fifty_move_draw"       # N plies without a capture
-    MAX_PLIES = "max_plies"                   # the game reached the ply limit (also Congo)
-    # NTHU MiniChess 6x5
-    KING_THREAT = "king_threat"               # the side to move can capture the King: it wins
-    STEP_LIMIT = "step_limit"                 # 50 plies played: material decides
-    NO_MOVES = "no_moves"                     # the side to move has no move: it loses
-    # Congo
-    LION_CAPTURE = "lion_capture"             # a lion is gone: the side with its lion wins
-    LIONS_ONLY = "lions_only"                 # only the two lions are left: draw
-    # Chess-like games (Gardner): also CHECKMATE, FIFTY_MOVE_DRAW (no capture or pawn move), MAX_PLIES
-    STALEMATE = "stalemate"                   # no legal move, not in check: draw
-    REPETITION = "repetition"                 # a position stands for the third time: draw
-    INSUFFICIENT_MATERIAL = "insufficient_material"   # neither side can ever mate: draw
-    # Faults, set by the referee when an agent fails (the other side wins)
-    ILLEGAL_MOVE = "illegal_move"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    GAME_TIME = "game_time"                   # the agent's thinking over the game ran out
-    # A human player (play --white human, serve) gave up: the other side wins
-    RESIGNATION = "resignation"
+class Ending(str, enum.Enum):
+    """The base of every list of endings (the core's `Termination` and each variant's own): a
+    member's value is what results.jsonl records as ``reason``, its `words` how the ending reads
+    ("{L} is checkmated": W the winner, L the other side, M the side to move, l the loser's agent;
+    empty: the page says "by REASON"). A variant with endings of its own subclasses this
+    (``class CongoEnding(Ending): LION_CAPTURE = "lion_capture", "{L}'s lion is gone"``) and
+    names the class in `Variant.terminations`: a new game needs no edit here."""
+
+    def __new__(cls, value: str, words: str = ""):
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.words = words
+        return member
 
     def __str__(self) -> str:
         return self.value
+
+
+class Termination(Ending):
+    """The endings every game may meet: the limits and draws common to many games, the faults the
+    referee sets when an agent fails (the other side wins) and a human's resignation."""
+    CHECKMATE = "checkmate", "{L} is checkmated"         # every move leaves the attacked King attacked
+    STALEMATE = "stalemate"                   # no legal move, not in check: draw
+    REPETITION = "repetition"                 # a position stands for the third time: draw
+    NO_MOVES_DRAW = "no_moves_draw", "{M} has no move at all"    # the side to move has no move: draw
+    FIFTY_MOVE_DRAW = "fifty_move_draw", "too many plies without a capture"   # N quiet plies
+    MAX_PLIES = "max_plies", "the game reached its ply limit"
+    # Faults, set by the referee when an agent fails (the other side wins)
+    ILLEGAL_MOVE = "illegal_move", "{L} ({l}) played a move that is not legal"
+    TIMEOUT = "timeout", "{L} ({l}) did not answer in time"
+    CRASH = "crash", "{L} ({l}) failed"
+    GAME_TIME = "game_time", "{L} ({l}) used up its time for the game"   # its thinking over the game ran out
+    # A human player (play --white human, serve) gave up: the other side wins
+    RESIGNATION = "resignation", "{L} resigned"
 
 
 FAULTS = frozenset((Termination.ILLEGAL_MOVE, Termination.TIMEOUT, Termination.CRASH,
@@ -83,7 +87,7 @@ class Fault:
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: the termination, the winning colour (None for a draw), any fault."""
-    termination: Termination
+    termination: Ending               # the core's `Termination` or the variant's own `Ending`
     winner: Optional[str]
     fault: Optional[Fault] = None
 
@@ -95,6 +99,21 @@ class Outcome:
     @property
     def reason(self) -> str:
         return self.termination.value
+
+
+class SetupError(ValueError):
+    """A file a variant reads its start position from (a config or state file) that it cannot
+    read: str() is ``<path>:<line>: <problem>`` (line 1-based, 0 = the whole file). Every variant's
+    file errors derive from it, so the command line writes any of them as one line."""
+
+    def __init__(self, path: str, line: int, problem: str):
+        self.path = path
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{path}:{line}: {problem}")
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.problem}"
 
 
 class Move(NamedTuple):
@@ -146,6 +165,13 @@ class Variant:
     values: Dict[str, int] = {}
     protocol_class = AgentProtocol
     default_move_timeout: Optional[float] = None   # seconds per move for program/file agents (None: 30)
+    # The command line's game options the variant takes ("fifty", "max_plies", "config", "fen") ->
+    # its default (None: none); `game_options` applies them and the option help lists them
+    # (harness/commands/common.py), as it lists `default_move_timeout` and `analyser_nodes`.
+    option_defaults: Dict[str, Any] = {}
+    # short phrases for that help, by option: "config" what --config reads ("a config.txt"),
+    # "program" what a PROGRAM_PREFIX:PATH agent is ("an NTHU program")
+    option_notes: Dict[str, str] = {}
     # The course's grading, for `report`: the opponents it plays by default, games per opponent and
     # colour, the agent's colour(s), the pass marks (not-lost rate per opponent; none: no verdict
     # from marks) and its limit on thinking per game (None: none).
@@ -159,6 +185,8 @@ class Variant:
     # game by the name `uci_variant`; None: no UCI engine plays it).
     default_analyser = "ab"
     uci_variant: Optional[str] = None
+    uci_variant_file: Optional[str] = None      # the engine's variants file defining it (None: built in)
+    analyser_nodes: Optional[int] = None        # --nodes' default for its default analyser (None: the analyser's)
     # How the UCI analyser's centipawns read as win %: the logistic slope and the noise floor in
     # win % points (docs/analysis.md, "The rule"). By default chess's slope (lichess's 0.00368208)
     # and the floor measured for Fairy-Stockfish in cs3243; a variant fitted to its own games
@@ -175,11 +203,10 @@ class Variant:
     agent_forms: Tuple[str, ...] = ()
     program_prefix: Optional[str] = None
     program_factory: Optional[str] = None    # "module:function(spec, move_timeout, contain)" -> Agent
-    # replay's text: "generic" (the variant's board_text after each ply) or "course" (the CS3243
-    # course's board rows with each ply's FEN and engine move, harness/replay replay_lines)
-    replay_style = "generic"
     # perft --black: the start position may be given Black to move (start(to_move=BLACK))
     can_start_black = False
+    # the variant's own endings besides the core's `Termination` (an `Ending` subclass; None: none)
+    terminations: Optional[type] = None
 
     def __init__(self):
         self.protocol = self.protocol_class(self)
@@ -239,6 +266,9 @@ class Variant:
         return ", ".join(f"{letter} {name}" for name, letter in self.letters.items())
 
     letters: Dict[str, str] = {}     # piece name -> board letter (upper case)
+    # the letters a move name may end with to name the piece a pawn becomes ("a4a5q"), lower case,
+    # in the variant's order; none: its moves are two square names only
+    promotion_pieces: Tuple[str, ...] = ()
 
     def describe(self, state: Any) -> str:
         """One line on the game's limits, for `play`'s header."""
@@ -262,6 +292,28 @@ class Variant:
         """A course with its own rule beyond pass marks grades a report's games (opponent ->
         the agent's colour -> records): report.json's `course` entry, with `passed` and `lines`
         (its text). None by default: the pass marks are the whole rule."""
+        return None
+
+    def termination(self, reason: str) -> Optional[Ending]:
+        """The ending a record's ``reason`` names: the variant's own or the core's; None when
+        neither knows it."""
+        for kind in (self.terminations, Termination):
+            if kind is not None:
+                try:
+                    return kind(reason)
+                except ValueError:
+                    pass
+        return None
+
+    def endings(self) -> List[Ending]:
+        """Every ending a game of this variant may have: its own, then the core's."""
+        return list(self.terminations or ()) + list(Termination)
+
+    def replay_text(self, record: Dict[str, Any], notes) -> Optional[Iterator[str]]:
+        """The `replay` text of a record when the variant has its own (CS3243: the course's rows
+        with each ply's FEN and engine move), `notes(ply)` giving the lines after a ply and
+        `notes(None)` those after the result (the review's); None by default: replay's generic
+        text (the variant's `board_text` after each ply)."""
         return None
 
     def record_fields(self, start: Any, moves: List[Move]) -> Dict[str, Any]:
@@ -291,6 +343,16 @@ class Variant:
         except ValueError:
             return None
         return move if move in self.legal_moves(state) else None
+
+    def engine_view_fen(self, view: Any, colour: str) -> str:
+        """The position a UCI engine playing as an agent sends (``position fen ...``), from what the
+        agent is shown (`protocol.view`); by default the view is the state: `engine_fen`."""
+        return self.engine_fen(view)
+
+    def engine_answer(self, view: Any, text: str) -> Any:
+        """What a UCI engine playing as an agent answers for its move text: by default the legal
+        `Move` it names, else the text itself (which the referee rejects as an illegal move)."""
+        return self.engine_move(view, text) or text
 
     def fen(self, state: Any) -> Optional[str]:
         """The state as the text `game_options(fen=...)` reads back (the side to move included),

@@ -30,7 +30,6 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..core.agent import AgentTimeout
 from .untrusted_env import untrusted_env
-from ..variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME
 
 HANDSHAKE_TIMEOUT = 10.0     # seconds for uciok / readyok
 ENGINE_DIRECTORIES = ("/usr/games", "/usr/local/games")   # Debian installs fairy-stockfish here
@@ -124,12 +123,14 @@ def parse_lines(infos: List[str]) -> List[dict]:
 class UciEngine:
     """One engine process; `start` runs it and shakes hands, `close` stops it (safe twice)."""
 
-    def __init__(self, path: str, variant_path: str = VARIANT_FILE, variant: str = VARIANT_NAME,
+    def __init__(self, path: str, variant: str, variant_path: Optional[str] = None,
                  options: Iterable[Tuple[str, str]] = (), contain=None):
+        """`variant` is the name the engine knows the game by (`Variant.uci_variant`), loaded from
+        the file `variant_path` (`Variant.uci_variant_file`; None: the engine knows it built in)."""
         self.path = path
         self.contain = contain                # (argv, workdir) -> (argv, env): the engine boxed
         self.workdir: Optional[str] = None    # its working folder in the box
-        self.variant_path = os.path.abspath(variant_path)
+        self.variant_path = os.path.abspath(variant_path) if variant_path is not None else None
         self.variant = variant
         self.options = list(options)          # (name, value) sent after the variant
         self.proc: Optional[subprocess.Popen] = None
@@ -176,7 +177,8 @@ class UciEngine:
         said: List[str] = []
         self.expect(lambda line: line == "uciok", "uciok", HANDSHAKE_TIMEOUT, said)
         self.identity = next((line[len("id name "):] for line in said if line.startswith("id name ")), "")
-        self.send(f"setoption name VariantPath value {self.variant_path}")
+        if self.variant_path is not None:
+            self.send(f"setoption name VariantPath value {self.variant_path}")
         self.send(f"setoption name UCI_Variant value {self.variant}")
         for name, value in self.options:
             self.send(f"setoption name {name} value {value}")
@@ -187,8 +189,9 @@ class UciEngine:
         announced = [line.split()[3] for line in seen if re.match(r"info string variant \S+", line)]
         if self.variant not in announced:
             detail = "; ".join(line for line in seen if not line.startswith("option"))[:300]
-            raise UciError(f"engine '{self.path}' did not load variant {self.variant} from "
-                           f"{self.variant_path}" + (f" (it said: {detail})" if detail else ""))
+            where = f" from {self.variant_path}" if self.variant_path is not None else ""
+            raise UciError(f"engine '{self.path}' did not load variant {self.variant}{where}"
+                           + (f" (it said: {detail})" if detail else ""))
 
     @staticmethod
     def _pump(stream, lines) -> None:

@@ -53,9 +53,9 @@ def square_cells(variant: Variant) -> Dict[str, Tuple[int, int]]:
 
 def split_move(variant: Variant, text: str) -> Optional[Tuple[str, str]]:
     """(from-square, to-square) when `text` is two square names run together, perhaps followed by
-    a promotion's piece letter (``a4a5q``), else None."""
+    a promotion's piece letter (``a4a5q``: one of the variant's `promotion_pieces`), else None."""
     cells = square_cells(variant)
-    pieces = {letter.lower() for letter in variant.letters.values()}
+    pieces = set(variant.promotion_pieces)
     for cut in range(1, len(text)):
         source, target = text[:cut], text[cut:]
         if source in cells and target in cells:

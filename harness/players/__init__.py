@@ -144,7 +144,7 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
     if spec.startswith(UCI_PREFIX):
         if variant not in variants_taking("uci"):
             raise AgentError(f"agent '{spec}': UCI engines play {' and '.join(variants_taking('uci'))} only")
-        return agents.make_uci(spec, containment(program_box(box)))
+        return agents.make_uci(spec, containment(program_box(box)), find_variant(variant))
     if spec in agents.builtin_names(variant):
         return agents.make_builtin(spec, variant)
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")

@@ -40,7 +40,8 @@ def encode_grid(grid: Grid) -> str:
 
 def move_cells(name: Optional[str], variant) -> Optional[List[int]]:
     """[from row, from column, to row, to column] in the drawn grid of a move name (a from-square
-    label and a to-square label, as every variant names moves), or None."""
+    label and a to-square label, as every variant names moves, perhaps with a promotion's piece
+    letter after them), or None."""
     if not name:
         return None
     columns, rows = variant.square_names()
@@ -50,8 +51,9 @@ def move_cells(name: Optional[str], variant) -> Optional[List[int]]:
             if label.startswith(column) and label[len(column):] in rows:
                 return rows.index(label[len(column):]), c
         return None
-    for split in range(2, len(name) - 1):
-        start, end = cell(name[:split]), cell(name[split:])
+    squares = name[:-1] if name[-1:] in variant.promotion_pieces else name
+    for split in range(2, len(squares) - 1):
+        start, end = cell(squares[:split]), cell(squares[split:])
         if start is not None and end is not None:
             return [*start, *end]
     return None
@@ -59,7 +61,8 @@ def move_cells(name: Optional[str], variant) -> Optional[List[int]]:
 
 def board_geometry(variant) -> Dict[str, Any]:
     """The empty board the viewer draws pieces on: squares, labels and the SVG's size, and each
-    of the variant's `regions` (Congo's ``river``) as a list of [row, column] cells."""
+    of the variant's `regions` (Congo's ``river``) as a list of [row, column] cells; with
+    ``promotions`` the letters a promotion's move name ends with (`Variant.promotion_pieces`)."""
     columns, rows = variant.square_names()
     size, margin = 56, 22
     # the bottom left square is dark, as on a chess board
@@ -67,4 +70,5 @@ def board_geometry(variant) -> Dict[str, Any]:
                for r in range(len(rows)) for c in range(len(columns))]
     return {"size": size, "margin": margin, "columns": columns, "rows": rows, "squares": squares,
             "width": margin + len(columns) * size, "height": len(rows) * size + margin,
-            **{name: [list(cell) for cell in cells] for name, cells in variant.regions().items()}}
+            **{name: [list(cell) for cell in cells] for name, cells in variant.regions().items()},
+            **({"promotions": list(variant.promotion_pieces)} if variant.promotion_pieces else {})}

@@ -66,4 +66,4 @@ def record_view(results: str, number: int, analysis: Optional[str] = None) -> Di
     last = variant.to_move(states[-1]).lower()
     return {**data, "variant": variant.name, "fens": [variant.fen(state) for state in states],
             "checks": [variant.check_cell(state) for state in states],
-            "ending": ending_words({**record, "moves": data["moves"], "to_move": last}) or data["ending"]}
+            "ending": ending_words({**record, "moves": data["moves"], "to_move": last}, variant) or data["ending"]}

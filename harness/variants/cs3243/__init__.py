@@ -10,6 +10,7 @@ from ...core.variant import BLACK, WHITE, Move, Outcome, Variant
 from . import board_text, fen
 from .config import read_config
 from .fen import from_fen
+from .game import CS3243Ending
 from .game import DEFAULT_FIFTY_LIMIT, DEFAULT_MAX_PLIES, Game, Position, course_move, interleave, move_from_name, move_name
 from .protocol import GameboardProtocol
 from .rules import RULES, perft
@@ -29,12 +30,16 @@ class CS3243(Variant):
     # the game review's analyser: Fairy-Stockfish with the project's cs3243.ini (fen.VARIANT_FILE)
     default_analyser = "uci"
     uci_variant = fen.VARIANT_NAME
+    uci_variant_file = fen.VARIANT_FILE
+    analyser_nodes = 10000            # about 0.03 s a position on one core (docs/analysis.md)
+    option_defaults = {"fifty": DEFAULT_FIFTY_LIMIT, "max_plies": DEFAULT_MAX_PLIES, "config": None, "fen": None}
+    option_notes = {"config": "a config.txt"}
     uci_win_slope = 0.00224           # fitted to 100 recorded games (bench/win_curve.py, docs/analysis.md)
     uci_noise = 6.5
     class_grading = "files"           # grade and the Gradescope bundle: a .py file per student
     agent_forms = ("file", "uci")
     can_start_black = True
-    replay_style = "course"
+    terminations = CS3243Ending
 
     def describe(self, state: Position) -> str:
         return f"draw after {state.fifty_limit} quiet plies, at most {state.max_plies} plies"
@@ -52,8 +57,9 @@ class CS3243(Variant):
             setup = read_config(config)
             board = interleave(setup.white, setup.black)
             start = [[c, r, piece, colour] for (c, r), (piece, colour) in board.items()]
-        options = {"fifty": DEFAULT_FIFTY_LIMIT if fifty is None else fifty,
-                   "max_plies": DEFAULT_MAX_PLIES if max_plies is None else max_plies, "start": start}
+        options = {"fifty": self.option_defaults["fifty"] if fifty is None else fifty,
+                   "max_plies": self.option_defaults["max_plies"] if max_plies is None else max_plies,
+                   "start": start}
         if fen is not None:
             try:
                 self.start(fen=fen)
@@ -153,6 +159,20 @@ class CS3243(Variant):
     def engine_move(self, state: Position, text: str) -> Optional[Move]:
         move = fen.parse_engine_move(RULES, text)
         return Move(*move) if move is not None and Move(*move) in self.legal_moves(state) else None
+
+    def engine_view_fen(self, gameboard, colour: str) -> str:
+        """A uci: agent is shown the course's gameboard (`protocol`): its FEN, move number 1."""
+        return fen.to_fen(gameboard, colour, 0, 1, RULES)
+
+    def engine_answer(self, gameboard, text: str):
+        """A uci: agent answers in the course's notation, as a student's agent does (the engine's
+        text when it names no square pair: the referee rejects it)."""
+        return fen.engine_to_course(RULES, text) or text
+
+    def replay_text(self, record, notes):
+        """The course's replay text (harness/variants/cs3243/replay.py)."""
+        from .replay import replay_lines
+        return replay_lines(record, notes=notes)
 
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
         return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ...core.variant import SetupError
 from .pieces import CS3243, Edition
 
 Square = Tuple[str, int]            # ('a', 1): column letter, course row
@@ -38,17 +39,8 @@ _PIECE_LINE = re.compile(r"\[([^\[\],]*),([^\[\],]*)\]")
 _SQUARE_NAME = re.compile(r"([a-z])([0-9]+)")
 
 
-class ConfigError(ValueError):
+class ConfigError(SetupError):
     """A config file problem; str() is ``<path>:<line>: <problem>`` (line 1-based, 0 = whole file)."""
-
-    def __init__(self, path: str, line: int, problem: str):
-        self.path = path
-        self.line = line
-        self.problem = problem
-        super().__init__(f"{path}:{line}: {problem}")
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.problem}"
 
 
 @dataclass

@@ -12,7 +12,7 @@ tests and benches use (board, gameboard, side, quiet_plies, ...).
 from typing import Dict, List, Optional, Tuple
 
 from ...core.game import Game as Runner
-from ...core.variant import Move as VariantMove, Outcome, Termination
+from ...core.variant import Ending, Move as VariantMove, Outcome, Termination
 from .pieces import BLACK, WHITE
 from .rules import COLOUR_OF_SIDE, RULES, SIDE_OF_COLOUR, Move, Rules
 
@@ -20,10 +20,26 @@ Square = Tuple[str, int]
 Gameboard = Dict[Square, Tuple[str, str]]
 
 # Ending reasons (the spec's "Choices" section fixes the order in which they are checked).
-KING_CAPTURE = Termination.KING_CAPTURE
+
+
+class CS3243Ending(Ending):
+    """CS3243's own endings (besides the core's checkmate, no-move draw, fifty and ply limit)."""
+    KING_CAPTURE = "king_capture", "it captured {L}'s King"                    # the capturer wins
+    OUT_OF_VALID_MOVES = "out_of_valid_moves", "{L} has no legal move: every move walks into an attack"
+
+
+def termination(reason) -> Ending:
+    """The ending a reason names (CS3243's or the core's); ValueError when none does."""
+    try:
+        return CS3243Ending(reason)
+    except ValueError:
+        return Termination(reason)
+
+
+KING_CAPTURE = CS3243Ending.KING_CAPTURE
 NO_MOVES_DRAW = Termination.NO_MOVES_DRAW
 CHECKMATE = Termination.CHECKMATE
-OUT_OF_VALID_MOVES = Termination.OUT_OF_VALID_MOVES
+OUT_OF_VALID_MOVES = CS3243Ending.OUT_OF_VALID_MOVES
 FIFTY_MOVE_DRAW = Termination.FIFTY_MOVE_DRAW
 MAX_PLIES = Termination.MAX_PLIES
 # Set by the referee when an agent fails.
@@ -196,7 +212,7 @@ class Game(Runner):
         if isinstance(result, Outcome):
             self.outcome = result
         else:
-            self.outcome = Outcome(Termination(reason), None if result == "draw" else result.capitalize())
+            self.outcome = Outcome(termination(reason), None if result == "draw" else result.capitalize())
 
     def win_for(self, side: int, reason) -> None:
-        self.outcome = Outcome(Termination(reason), COLOUR_OF_SIDE[side])
+        self.outcome = Outcome(termination(reason), COLOUR_OF_SIDE[side])

@@ -18,7 +18,7 @@ when one is given (draw).
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-from ...core.variant import BLACK, WHITE, Move, Outcome, Termination, Variant
+from ...core.variant import BLACK, WHITE, Ending, Move, Outcome, Termination, Variant
 from . import rules
 
 NAMES = ("", "Pawn", "Knight", "Bishop", "Rook", "Queen", "King")
@@ -27,6 +27,11 @@ FIFTY_MOVE_PLIES = 100            # Fairy-Stockfish's n-move rule for chess: 50 
 REPETITIONS = 3                   # the third time a position stands, the game is drawn
 START_FEN = "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"
 _MOVE = re.compile(r"([a-e][1-5])([a-e][1-5])([qrbn]?)\Z")
+
+
+class GardnerEnding(Ending):
+    """Gardner's own ending (besides the core's checkmate, stalemate, fifty, repetition, ply limit)."""
+    INSUFFICIENT_MATERIAL = "insufficient_material"     # neither side can ever mate: draw
 
 
 class State(NamedTuple):
@@ -122,6 +127,11 @@ class GardnerVariant(Variant):
     values = {"Pawn": 100, "Knight": 300, "Bishop": 300, "Rook": 500, "Queen": 900, "King": 0}
     letters = {NAMES[code]: rules.LETTERS[code] for code in range(1, 7)}
     report_opponents = ("random", "greedy", "ab")       # no course: the generic agents, no marks
+    terminations = GardnerEnding
+    option_defaults = {"max_plies": None, "fen": None}     # no ply limit unless given
+    analyser_nodes = 10000                              # Fairy-Stockfish's, as cs3243's
+    promotion_pieces = tuple(rules.LETTERS[NAMES.index(name)].lower() for name in ("Queen", "Rook", "Bishop", "Knight"))
+    agent_forms = ("uci",)                              # uci:PATH, an engine that knows `gardner`
     uci_variant = "gardner"                             # Fairy-Stockfish's built-in
     default_analyser = "uci"
 
@@ -181,7 +191,7 @@ class GardnerVariant(Variant):
         if state.earlier.count((board, side)) >= REPETITIONS - 1:
             return Outcome(Termination.REPETITION, None)
         if rules.cannot_mate(board, 1) and rules.cannot_mate(board, -1):
-            return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+            return Outcome(GardnerEnding.INSUFFICIENT_MATERIAL, None)
         if state.max_plies is not None and state.plies >= state.max_plies:
             return Outcome(Termination.MAX_PLIES, None)
         return None

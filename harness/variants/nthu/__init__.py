@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from ...core.variant import BLACK, WHITE, Move, Outcome, Termination, Variant
+from ...core.variant import BLACK, WHITE, Ending, Move, Outcome, Variant
 from . import core
 from .files import StateFileError, parse_state, state_text
 from .grading import BASELINES, course_grading, grading_lines
@@ -23,6 +23,13 @@ LETTERS = ".PRNBQK"           # by course code; White upper case, Black lower ca
 NAMES = ("", "Pawn", "Rook", "Knight", "Bishop", "Queen", "King")
 FILES = "abcde"
 _MOVE = re.compile(r"([a-e])([1-6])([a-e])([1-6])\Z")
+
+
+class NthuEnding(Ending):
+    """NTHU MiniChess's endings (the course's runner's)."""
+    KING_THREAT = "king_threat", "{W} can capture {L}'s King"     # the side to move can capture the King: it wins
+    STEP_LIMIT = "step_limit", "the plies ran out and material decides"   # 50 plies played
+    NO_MOVES = "no_moves", "{L} has no legal move"                # the side to move has no move: it loses
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,10 @@ class NthuVariant(Variant):
     title = "NTHU MiniChess 6x5"
     values = {NAMES[code]: core.VALUE[code] for code in range(1, 7)}
     letters = {NAMES[code]: LETTERS[code] for code in range(1, 7)}
+    terminations = NthuEnding
+    option_defaults = {"config": None, "fen": None}
+    option_notes = {"config": "a state file", "program": "an NTHU program"}
+    analyser_nodes = 3000             # our ab search: about 0.04 s a position on one core (docs/analysis.md)
     default_move_timeout = 10.0       # the course's runner's limit per move, for nthu:PATH
 
     def game_options(self, fifty=None, max_plies=None, config=None, fen=None):
@@ -138,11 +149,11 @@ class NthuVariant(Variant):
         board, side = state.board, state.side
         if state.plies >= core.STEP_LIMIT:
             lead = core.material(board, 1)
-            return Outcome(Termination.STEP_LIMIT, WHITE if lead > 0 else BLACK if lead < 0 else None)
+            return Outcome(NthuEnding.STEP_LIMIT, WHITE if lead > 0 else BLACK if lead < 0 else None)
         if core.can_take_king(board, side):
-            return Outcome(Termination.KING_THREAT, state.colour)
+            return Outcome(NthuEnding.KING_THREAT, state.colour)
         if not core.moves(board, side):
-            return Outcome(Termination.NO_MOVES, BLACK if side == 1 else WHITE)
+            return Outcome(NthuEnding.NO_MOVES, BLACK if side == 1 else WHITE)
         return None
 
     def move_name(self, move: Move) -> str:

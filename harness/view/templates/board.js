@@ -33,10 +33,12 @@ var MinichessBoard = (function () {
   }
 
   function splitMove(g, move) {   // "b1b2" -> [[r, c], [r, c]] from the board's own square names;
-    for (var cut = 1; cut < move.length; cut++) {   // a promotion's piece letter is left off ("a4a5q")
+    for (var cut = 1; cut < move.length; cut++) {   // a promotion's piece letter (g.promotions) is left off ("a4a5q")
       var from = cellOf(g, move.slice(0, cut)), rest = move.slice(cut), to = cellOf(g, rest);
       if (from && to) { return [from, to]; }
-      if (from && /^[a-z]$/.test(rest.slice(-1)) && (to = cellOf(g, rest.slice(0, -1)))) { return [from, to]; }
+      if (from && (g.promotions || []).indexOf(rest.slice(-1)) >= 0 && (to = cellOf(g, rest.slice(0, -1)))) {
+        return [from, to];
+      }
     }
     return null;
   }
