@@ -13,7 +13,7 @@ from typing import Dict, List, Union
 from harness.core.agent import Agent, AgentError
 from harness.core.agent_spec import FILE, UCI, AgentSpec
 from harness.core.agent_spec import UCI_PREFIX as UCI_PREFIX      # agents.UCI_PREFIX, as before
-from harness.variants import find_variant
+from harness.variants import DEFAULT_VARIANT, find_variant
 
 from .nthu import AGENTS as NTHU_AGENTS
 from .congo import AGENTS as CONGO_AGENTS
@@ -49,11 +49,11 @@ def _table(variant: str) -> Dict[str, str]:
     return BUILTIN.get(variant, GENERIC)
 
 
-def builtin_names(variant: str = "cs3243") -> List[str]:
+def builtin_names(variant: str = DEFAULT_VARIANT) -> List[str]:
     return list(_table(variant))
 
 
-def make_builtin(name: str, variant: str = "cs3243") -> Agent:
+def make_builtin(name: str, variant: str = DEFAULT_VARIANT) -> Agent:
     """The built-in agent `name` of `variant`; AgentError (one line) when there is none."""
     table = _table(variant)
     if name not in table:
@@ -82,7 +82,7 @@ def make_uci(spec: Union[str, AgentSpec], contain=None) -> Agent:
     return uci_agent_of(spec, contain=contain)
 
 
-def make_agent(spec: str, variant: str = "cs3243") -> Agent:
+def make_agent(spec: str, variant: str = DEFAULT_VARIANT) -> Agent:
     """An agent in this process for benches and tests: a built-in name, ``uci:PATH``, or (for
     CS3243) a student's ``.py`` file loaded without a sandbox."""
     parsed = AgentSpec.parse(spec, _table(variant))

@@ -29,7 +29,6 @@ from collections import deque
 from typing import Iterable, List, Optional, Tuple
 
 from ..core.agent import AgentTimeout
-from ..core.agent_spec import parse_uci_spec
 from .untrusted_env import untrusted_env
 from ..variants.cs3243.fen import VARIANT_FILE, VARIANT_NAME
 
@@ -51,9 +50,6 @@ def find_engine(name: str) -> Optional[str]:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None
-
-
-parse_spec = parse_uci_spec      # the spec is read in one place (harness.core.agent_spec)
 
 
 def parse_score(lines: List[str]):
