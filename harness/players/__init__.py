@@ -86,10 +86,10 @@ def agent_file(spec: Spec, variant: str = DEFAULT_VARIANT) -> Optional[str]:
     """The file an agent runs, whose content decides its games: a student's .py file, a UCI
     engine's program (found on PATH when named without a folder) or an nthu: program. None for
     a built-in (ours: the project's version covers it) or an engine that cannot be found."""
-    spec = parse_spec(spec, variant)
-    if spec.kind == UCI and spec.path is not None:
-        return spec.path if os.sep in spec.path else shutil.which(spec.path)
-    return spec.path if spec.kind in (FILE, PROGRAM) else None
+    parsed = parse_spec(spec, variant)
+    if parsed.kind == UCI and parsed.path is not None:
+        return parsed.path if os.sep in parsed.path else shutil.which(parsed.path)
+    return parsed.path if parsed.kind in (FILE, PROGRAM) else None
 
 
 def check_spec(spec: Spec, variant: str = DEFAULT_VARIANT) -> None:
