@@ -7,10 +7,13 @@ Specs that are not built-in names (a student's ``.py`` file, ``uci:PATH``, ``nth
 the harness's business (`harness.players`); ``uci:`` engines are ours and live here too.
 """
 import importlib
-from typing import Dict, List
+import os
+from typing import Dict, List, Union
 
 from harness.core.agent import Agent, AgentError
-from harness.variants import find_variant
+from harness.core.agent_spec import FILE, UCI, AgentSpec
+from harness.core.agent_spec import UCI_PREFIX as UCI_PREFIX      # agents.UCI_PREFIX, as before
+from harness.variants import DEFAULT_VARIANT, find_variant
 
 from .nthu import AGENTS as NTHU_AGENTS
 from .congo import AGENTS as CONGO_AGENTS
@@ -33,8 +36,6 @@ GENERIC: Dict[str, str] = {
     "ab": "agents.generic:AlphaBetaAgent",
 }
 
-UCI_PREFIX = "uci:"
-
 # The game review's analysers on our own searches (harness/core/analyser.py's interface), by
 # variant; cs3243's is Fairy-Stockfish (harness/analysis/uci.py).
 ANALYSERS: Dict[str, str] = {
@@ -48,11 +49,11 @@ def _table(variant: str) -> Dict[str, str]:
     return BUILTIN.get(variant, GENERIC)
 
 
-def builtin_names(variant: str = "cs3243") -> List[str]:
+def builtin_names(variant: str = DEFAULT_VARIANT) -> List[str]:
     return list(_table(variant))
 
 
-def make_builtin(name: str, variant: str = "cs3243") -> Agent:
+def make_builtin(name: str, variant: str = DEFAULT_VARIANT) -> Agent:
     """The built-in agent `name` of `variant`; AgentError (one line) when there is none."""
     table = _table(variant)
     if name not in table:
@@ -72,22 +73,22 @@ def make_analyser(variant: str, nodes=None):
     return getattr(importlib.import_module(module_name), class_name)(nodes)
 
 
-def make_uci(spec: str, contain=None, variant=None) -> Agent:
-    """A uci: engine playing `variant` (a Variant; None: the default one); `contain`
-    (harness.players) starts it in the box."""
-    from .uci import uci_agent_from_spec
-    return uci_agent_from_spec(spec, contain=contain, variant=variant)
+def make_uci(spec: Union[str, AgentSpec], contain=None, variant=None) -> Agent:
+    """A uci: engine (its spec, parsed or not) playing `variant` (a Variant; None: the default
+    one); `contain` (harness.players) starts it in the box. AgentError when the spec is malformed."""
+    from .uci import uci_agent_of
+    if isinstance(spec, str):
+        spec = AgentSpec.parse(spec, ())
+    return uci_agent_of(spec, contain=contain, variant=variant)
 
 
-def make_agent(spec: str, variant: str = "cs3243") -> Agent:
+def make_agent(spec: str, variant: str = DEFAULT_VARIANT) -> Agent:
     """An agent in this process for benches and tests: a built-in name, ``uci:PATH``, or (for
     CS3243) a student's ``.py`` file loaded without a sandbox."""
-    if spec.startswith(UCI_PREFIX):
-        return make_uci(spec)
-    if spec in _table(variant):
-        return make_builtin(spec, variant)
-    if "file" in find_variant(variant).agent_forms and spec.endswith(".py"):
-        import os
+    parsed = AgentSpec.parse(spec, _table(variant))
+    if parsed.kind == UCI:
+        return make_uci(parsed, variant=find_variant(variant))
+    if parsed.kind == FILE and "file" in find_variant(variant).agent_forms and spec.endswith(".py"):
         from harness.isolation.student import StudentAgent
         if not os.path.isfile(spec):
             raise AgentError(f"agent file '{spec}' does not exist")

@@ -41,7 +41,8 @@ from harness.core.variant import Variant
 from harness.variants import DEFAULT_VARIANT, find_variant
 
 from harness.core.agent import Agent, AgentError, AgentTimeout
-from harness.isolation.uci_engine import UciEngine, UciError, parse_score, parse_spec
+from harness.core.agent_spec import UCI, AgentSpec
+from harness.isolation.uci_engine import UciEngine, UciError, parse_score
 
 DEFAULT_NODES = 1000
 NODES_TIMEOUT = 30.0         # seconds per move under a node limit
@@ -136,14 +137,21 @@ def uci_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None
                         variant: Optional[Variant] = None) -> UciAgent:
     """The agent for ``uci:PATH[,nodes=N][,movetime=MS][,timeout=S]``; AgentError if malformed.
 
-    Options are taken from the end, so a PATH may itself contain commas (harness.isolation.uci_engine.parse_spec).
+    Options are taken from the end, so a PATH may itself contain commas (harness.core.agent_spec).
     `timeout` is the per-move deadline in seconds when the spec gives none (None: the UciAgent
     default). The path is not checked here: an engine that cannot be started loses its game as
     a crash, with the reason in the record.
     """
-    try:
-        path, options = parse_spec(spec, ("nodes", "movetime", "timeout"))
-    except ValueError as exc:
-        raise AgentError(str(exc)) from None
-    return UciAgent(path, nodes=options.get("nodes"), movetime=options.get("movetime"),
+    return uci_agent_of(AgentSpec.parse(spec, ()), timeout, contain, variant)
+
+
+def uci_agent_of(spec: AgentSpec, timeout: Optional[float] = None, contain=None,
+                 variant: Optional[Variant] = None) -> UciAgent:
+    """`uci_agent_from_spec` of a parsed spec (harness.core.agent_spec.AgentSpec, kind UCI)."""
+    if spec.kind != UCI:
+        raise AgentError(f"'{spec.text}' is not a uci: spec")
+    if spec.problem:
+        raise AgentError(spec.problem)
+    options = spec.options
+    return UciAgent(spec.path, nodes=options.get("nodes"), movetime=options.get("movetime"),
                     timeout=options.get("timeout", timeout), contain=contain, variant=variant)

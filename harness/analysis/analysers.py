@@ -15,7 +15,7 @@ from typing import Optional
 
 from .. import players
 from ..core.agent import AgentError
-from ..isolation.uci_engine import parse_spec
+from ..core.agent_spec import parse_uci_spec
 from ..variants import find_variant, variant_names
 from ..core.analyser import Analyser, AnalyserError
 from .uci import DEFAULT_NODES as UCI_NODES, UciAnalyser, default_engine
@@ -52,7 +52,7 @@ def make_analyser(spec: Optional[str], variant: str, nodes: Optional[int] = None
         if spec == "uci":
             return UciAnalyser(default_engine(variant), game, _nodes(None, nodes, spec) or game.analyser_nodes or UCI_NODES)
         try:
-            path, options = parse_spec(spec, ("nodes",))
+            path, options = parse_uci_spec(spec, ("nodes",))
         except ValueError as exc:
             raise AnalyserError(f"analyser {exc}") from None
         return UciAnalyser(path, game, _nodes(options.get("nodes"), nodes, spec) or game.analyser_nodes or UCI_NODES)

@@ -15,10 +15,10 @@ import sys
 import traceback
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..runs.results import append_record, hold_folder
+from ..runs.results import append_record, hold_folder, record_of
 from ..runs.progress import Progress
 from ..runs.pool import worker_pool
-from ..variants import DEFAULT_VARIANT, find_variant
+from ..variants import find_variant
 from ..core.analyser import AnalysisError, Analyser
 from .analysers import make_analyser
 from .review import review_game
@@ -87,7 +87,7 @@ def labels(games: List[Game], spec: Optional[str], nodes: Optional[int]) -> Dict
     """{variant: its analyser's label} for the variants of these games, each analyser started
     once (AnalysisError, one line, when one cannot be)."""
     return {variant: check_analyser(spec, variant, nodes)
-            for variant in sorted({record.get("variant") or DEFAULT_VARIANT for _, record in games})}
+            for variant in sorted({record_of(record).variant for _, record in games})}
 
 
 def analyse_games(games: List[Game], spec: Optional[str] = None, nodes: Optional[int] = None,
@@ -112,7 +112,7 @@ def _analyse(games: List[Game], spec: Optional[str], nodes: Optional[int], jobs:
     done: Dict[str, Dict[int, dict]] = {}
     tasks = []
     for path, records in by_file.items():
-        variants = {record.get("variant") or DEFAULT_VARIANT for record in records.values()}
+        variants = {record_of(record).variant for record in records.values()}
         if len(variants) > 1:
             raise AnalysisError(f"{path} holds games of several variants ({', '.join(sorted(variants))})")
         variant = variants.pop()

@@ -12,7 +12,7 @@ import math
 import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..runs.results import ANALYSIS_FILE, RESULTS_FILE, damage_notes, drop_damaged_lines, read_records_noting_damage
+from ..runs.results import ANALYSIS_FILE, RESULTS_FILE, damage_notes, drop_damaged_lines, read_lines_noting_damage
 from ..core.analyser import AnalysisError
 
 
@@ -24,7 +24,7 @@ def analysis_path(results_path: str) -> str:
 def read_analyses(results_path: str) -> Dict[int, dict]:
     """{game number: analysis entry} of the games of `results_path` that have been analysed
     (empty when none has)."""
-    entries, _ = read_records_noting_damage(analysis_path(results_path))
+    entries, _ = read_lines_noting_damage(analysis_path(results_path))
     return entries
 
 
@@ -92,7 +92,7 @@ def prepare(results_path: str, records: Dict[int, dict], label: str) -> Tuple[Di
     """The entries already done for `records` (by game) and notes; the lines of those records'
     games that are out of date, and damaged lines, are dropped from the file."""
     path = analysis_path(results_path)
-    entries, damaged = read_records_noting_damage(path)
+    entries, damaged = read_lines_noting_damage(path)
     kept = {game: entries[game] for game, record in records.items()
             if game in entries and up_to_date(entries[game], record, label)}
     stale = [game for game in records if game in entries and game not in kept]

@@ -7,6 +7,7 @@ from typing import Any, Dict, Optional
 from ..analysis.store import analysis_path, read_analyses, review_of
 from ..view.html import render_game_html
 from ..replay import load_record, record_lines
+from ..runs.results import record_of
 from ..variants import find_variant
 from .common import UsageError
 
@@ -16,7 +17,7 @@ def write_game_page(path: str, record: Dict[str, Any], results: str, expected_va
     """The one-game HTML viewer (harness.view.html) for a record (with its review, if any),
     written to `path`. ValueError when the record is of another variant than `expected_variant`
     or cannot be read."""
-    name = record.get("variant") or "cs3243"
+    name = record_of(record).variant
     if expected_variant is not None and expected_variant != name:
         raise ValueError(f"the record is a game of {name}, not {expected_variant}")
     page = render_game_html(record, find_variant(name), results_path=results, review=review)

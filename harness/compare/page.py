@@ -5,6 +5,7 @@ import math
 import os
 from typing import Any, Dict, List, Optional
 
+from ..runs.results import settings_variant
 from ..view.html import REPORT_HTML, _figure, _svg, _template, _viewer_context, game_data, variant_of
 from .pairs import text_lines
 
@@ -75,7 +76,7 @@ def verdict(summary: dict) -> Dict[str, str]:
 
 def settings_line(summary: dict) -> str:
     s = summary["settings"]
-    line = (f"{s.get('variant') or 'cs3243'}: game pairs from {s.get('openings', 0)}-ply random openings, colours "
+    line = (f"{settings_variant(s)}: game pairs from {s.get('openings', 0)}-ply random openings, colours "
             f"reversed, seeds from {s.get('seed', 0)}, at most {s['games']} games; "
             f"{s.get('move_timeout', 0):g} s per move for files.")
     sprt = summary["sprt"]
@@ -86,7 +87,7 @@ def settings_line(summary: dict) -> str:
 
 
 def render_compare_html(summary: dict, records: List[Dict[str, Any]], results_path: str, variant=None) -> str:
-    variant = variant or variant_of(summary["settings"].get("variant"))
+    variant = variant or variant_of(settings_variant(summary["settings"]))
     sprt = summary["sprt"]
     games = []
     for record in records:

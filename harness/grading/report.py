@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .. import stats
 from ..analysis.text import turning_point_text
-from ..runs.results import RUN_FILE, check_free, file_sha256, side_summary, write_json
+from ..runs.results import RUN_FILE, check_free, file_sha256, settings_variant, side_summary, write_json
 from ..runs.series import SeriesPlan
 from ..variants import DEFAULT_VARIANT, find_variant
 
@@ -188,7 +188,7 @@ def build_report(agent: str, settings: dict, entries: Dict[str, dict], check: Op
     return {
         "agent": agent,
         "sha256": file_sha256(agent) if agent.endswith(".py") else None,
-        "variant": settings.get("variant", "cs3243"),
+        "variant": settings_variant(settings),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "version": project_version(),
         "check": check,

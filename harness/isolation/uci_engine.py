@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 from ..core.agent import AgentTimeout
 from .untrusted_env import untrusted_env
@@ -49,39 +49,6 @@ def find_engine(name: str) -> Optional[str]:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None
-
-
-_OPTION = re.compile(r"([a-z]+)=(.*)")
-
-
-def parse_spec(spec: str, allowed: Sequence[str]) -> Tuple[str, Dict[str, float]]:
-    """(PATH, {option: value}) of ``uci:PATH[,OPTION=VALUE]...`` with options from `allowed`
-    (``timeout`` in seconds, a float; the others whole numbers); ValueError with a one-line
-    reason when malformed. Options are taken from the end, so a PATH may itself contain commas."""
-    if not spec.startswith("uci:"):
-        raise ValueError(f"'{spec}' is not a uci: spec")
-    parts = spec[len("uci:"):].split(",")
-    options: Dict[str, float] = {}
-    usage = ", ".join(f"{key}={'S' if key == 'timeout' else 'N'}" for key in allowed)
-    while len(parts) > 1 and _OPTION.fullmatch(parts[-1].strip()):
-        key, value = _OPTION.fullmatch(parts[-1].strip()).groups()
-        if key not in allowed:
-            break
-        parts.pop()
-        if key in options:
-            raise ValueError(f"'{spec}': {key} given twice")
-        try:
-            options[key] = float(value) if key == "timeout" else int(value)
-        except ValueError:
-            raise ValueError(f"'{spec}': {key} must be a number, not '{value}'") from None
-        if options[key] <= 0:
-            raise ValueError(f"'{spec}': {key} must be positive")
-    path = ",".join(parts).strip()
-    if not path:
-        raise ValueError(f"'{spec}': no engine path after 'uci:'")
-    if len(parts) > 1 and "=" in parts[-1]:
-        raise ValueError(f"'{spec}': unknown option '{parts[-1]}' (use {usage})")
-    return path, options
 
 
 def parse_score(lines: List[str]):

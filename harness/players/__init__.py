@@ -2,30 +2,43 @@
 
 A spec is a built-in name of the variant (the `agents` registry; ours, run in this process), a
 path to a ``.py`` file (CS3243: a student's file, run sandboxed by `harness.isolation.sandbox`), or
-``uci:PATH[,...]`` (a UCI engine, CS3243). `check_spec` turns every bad spec into a one-line
-AgentError before any game starts. This module and the CLI are the only harness modules that
-import `agents`.
+``uci:PATH[,...]`` (a UCI engine, CS3243). The text is parsed once, by `parse_spec`, into an
+`AgentSpec` (harness/core/agent_spec.py); every function here takes the text or the AgentSpec.
+`check_spec` turns every bad spec into a one-line AgentError before any game starts. This module
+and the CLI are the only harness modules that import `agents`.
 """
 import functools
 import os
 import shutil
-from typing import List, Optional
+from typing import Dict, List, Optional, Union
 
 import agents
 from ..core.agent import Agent, AgentError
+from ..core.agent_spec import BUILTIN, FILE, PROGRAM, UCI, AgentSpec
 from ..isolation.box import BoxSettings
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
 from ..isolation.untrusted_run import contained
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
 
-UCI_PREFIX = agents.UCI_PREFIX
+Spec = Union[str, AgentSpec]
 
 
-def is_file_spec(spec: str, variant: str = DEFAULT_VARIANT) -> bool:
+def program_prefixes() -> Dict[str, str]:
+    """Each variant whose games take programs -> its program prefix, in the registry's order."""
+    return {name: find_variant(name).program_prefix for name in variants_taking("program")}
+
+
+def parse_spec(spec: Spec, variant: str = DEFAULT_VARIANT) -> AgentSpec:
+    """The agent spec `spec` for a game of `variant` (its built-in names, every variant's program
+    prefix); an AgentSpec is returned as it is."""
+    if isinstance(spec, AgentSpec):
+        return spec
+    return AgentSpec.parse(spec, agents.builtin_names(variant), program_prefixes())
+
+
+def is_file_spec(spec: Spec, variant: str = DEFAULT_VARIANT) -> bool:
     """A student's file: ends in .py or names a path (an engine or program spec is not one)."""
-    if spec in agents.builtin_names(variant) or ":" in spec.split(os.sep)[0].split("/")[0]:
-        return False
-    return spec.endswith(".py") or os.sep in spec or "/" in spec
+    return parse_spec(spec, variant).kind == FILE
 
 
 def builtin_names(variant: str = DEFAULT_VARIANT):
@@ -48,48 +61,42 @@ def variants_taking(form: str) -> List[str]:
     return [name for name in variant_names() if form in find_variant(name).agent_forms]
 
 
-def program_variants(spec: str) -> List[str]:
+def program_variants(spec: Spec) -> List[str]:
     """The variants whose program prefix `spec` starts with (nthu:PATH: nthu)."""
-    return [name for name in variants_taking("program") if spec.startswith(find_variant(name).program_prefix)]
+    parsed = parse_spec(spec)
+    return list(parsed.variants) if parsed.kind == PROGRAM else []
 
 
-def spec_variants(spec: str) -> List[str]:
+def spec_variants(spec: Spec) -> List[str]:
     """The variants whose games `spec` can play, judged by its form: a program spec (nthu:PATH)
     its variant's, uci:PATH and a .py file those taking them, a built-in name every variant that
     has it."""
-    programs = program_variants(spec)
-    if programs:
-        return programs
-    if spec.startswith(UCI_PREFIX):
-        return variants_taking("uci")
     files = variants_taking("file")
-    if files and is_file_spec(spec, files[0]):
+    parsed = parse_spec(spec, files[0] if files else DEFAULT_VARIANT)
+    if parsed.kind == PROGRAM:
+        return list(parsed.variants)
+    if parsed.kind == UCI:
+        return variants_taking("uci")
+    if parsed.kind == FILE:
         return files
-    return [name for name in variant_names() if spec in agents.builtin_names(name)]
+    return [name for name in variant_names() if parsed.text in agents.builtin_names(name)]
 
 
-def agent_file(spec: str, variant: str = DEFAULT_VARIANT) -> Optional[str]:
+def agent_file(spec: Spec, variant: str = DEFAULT_VARIANT) -> Optional[str]:
     """The file an agent runs, whose content decides its games: a student's .py file, a UCI
     engine's program (found on PATH when named without a folder) or an nthu: program. None for
     a built-in (ours: the project's version covers it) or an engine that cannot be found."""
-    if is_file_spec(spec, variant):
-        return spec
-    for name in program_variants(spec):
-        return spec[len(find_variant(name).program_prefix):] or None
-    if spec.startswith(UCI_PREFIX):
-        try:
-            engine = agents.make_uci(spec)
-        except AgentError:
-            return None
-        path = engine.path
-        engine.close()
-        return path if os.sep in path else shutil.which(path)
-    return None
+    parsed = parse_spec(spec, variant)
+    if parsed.kind == UCI and parsed.path is not None:
+        return parsed.path if os.sep in parsed.path else shutil.which(parsed.path)
+    return parsed.path if parsed.kind in (FILE, PROGRAM) else None
 
 
-def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
+def check_spec(spec: Spec, variant: str = DEFAULT_VARIANT) -> None:
     """AgentError with a one-line reason when `spec` cannot be played."""
-    if is_file_spec(spec, variant):
+    parsed = parse_spec(spec, variant)
+    spec = parsed.text
+    if parsed.kind == FILE:
         if "file" not in find_variant(variant).agent_forms:
             raise AgentError(f"agent '{spec}': {variant} does not run .py files; use {agent_forms(variant)}")
         if not os.path.exists(spec):
@@ -99,7 +106,7 @@ def check_spec(spec: str, variant: str = DEFAULT_VARIANT) -> None:
         SandboxAgent(spec).verify()
         return
     try:
-        agent = make(spec, variant)
+        agent = make(parsed, variant)
     except AgentError:
         raise
     except ImportError as exc:
@@ -130,22 +137,24 @@ def _contain(box, argv, workdir, limit=None, grace=1.0):
     return contained(argv, workdir, box, limit, grace)
 
 
-def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float] = None,
+def make(spec: Spec, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float] = None,
          box: Optional[BoxSettings] = None) -> Agent:
     """An in-process agent (a built-in), or a program (an nthu:PATH program, a uci: engine), which
     runs in `box` (default: `program_box`)."""
-    programs = program_variants(spec)
-    if programs:
+    parsed = parse_spec(spec, variant)
+    spec = parsed.text
+    if parsed.kind == PROGRAM:
+        programs = parsed.variants
         if variant not in programs:
             prefix = find_variant(programs[0]).program_prefix
             raise AgentError(f"agent '{spec}': {prefix}PATH programs play {' and '.join(programs)} only "
                              f"(--variant {programs[0]})")
         return find_variant(variant).program_agent(spec, move_timeout, containment(program_box(box)))
-    if spec.startswith(UCI_PREFIX):
+    if parsed.kind == UCI:
         if variant not in variants_taking("uci"):
             raise AgentError(f"agent '{spec}': UCI engines play {' and '.join(variants_taking('uci'))} only")
-        return agents.make_uci(spec, containment(program_box(box)), find_variant(variant))
-    if spec in agents.builtin_names(variant):
+        return agents.make_uci(parsed, containment(program_box(box)), find_variant(variant))
+    if parsed.kind == BUILTIN:
         return agents.make_builtin(spec, variant)
     raise AgentError(f"unknown agent '{spec}': use {agent_forms(variant)}")
 
@@ -164,9 +173,10 @@ def search_analyser(variant: str, nodes: Optional[int] = None):
     return agents.make_analyser(variant, nodes)
 
 
-def build(spec: str, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,
+def build(spec: Spec, move_timeout: float = DEFAULT_MOVE_TIMEOUT, variant: str = DEFAULT_VARIANT,
           box: Optional[BoxSettings] = None) -> Agent:
     """A fresh agent for one game (the caller closes it); a file runs in `box` when given."""
-    if is_file_spec(spec, variant):
-        return SandboxAgent(spec, move_timeout, name=spec, box=box)
-    return make(spec, variant, move_timeout, box)
+    parsed = parse_spec(spec, variant)
+    if parsed.kind == FILE:
+        return SandboxAgent(parsed.text, move_timeout, name=parsed.text, box=box)
+    return make(parsed, variant, move_timeout, box)

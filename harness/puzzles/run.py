@@ -19,7 +19,7 @@ import shlex
 from typing import Callable, Dict, List, Optional
 
 from .. import stats
-from ..runs.results import RESULTS_FILE, append_record, hold_folder, open_run
+from ..runs.results import RESULTS_FILE, append_record, hold_folder, open_run, read_lines_noting_damage
 from ..runs.progress import Progress
 from ..runs.series import SeriesError, play_tasks
 from ..core.variant import FAULTS, WHITE
@@ -156,7 +156,8 @@ def run_set(agent: str, puzzles: List[Puzzle], out: str, settings: dict, jobs: i
 
 
 def _run_set(agent, puzzles, out, settings, jobs, resume, fresh, progress, executor, say, differs, belongs):
-    done = open_run(out, settings, resume, fresh, say, differs, belongs, len(puzzles), "puzzle run", "attempts")
+    done = open_run(out, settings, resume, fresh, say, differs, belongs, len(puzzles), "puzzle run", "attempts",
+                    read=read_lines_noting_damage)
     tasks = [puzzle_task(p, i, agent, settings["move_timeout"], settings["game_time"], settings["box"])
              for i, p in enumerate(puzzles) if i not in done]
     tally = _Solved()

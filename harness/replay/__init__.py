@@ -11,7 +11,8 @@ import sys
 from typing import Any, Dict, Iterator, List, Optional
 
 from ..analysis.text import accuracy_text, ply_text, turning_point_text
-from ..core.records import start_state
+from ..core.records import Record, start_state
+from ..runs.results import record_of
 
 
 def review_lines(review: Optional[Dict[str, Any]], ply: Optional[int] = None) -> List[str]:
@@ -65,8 +66,8 @@ def record_lines(record: Dict[str, Any], expected_variant=None,
     a variant with a text of its own gives it: `Variant.replay_text`), with its review
     (an analysis.jsonl entry) when given. ValueError when `expected_variant` is given and the
     record is of another."""
-    from ..variants import DEFAULT_VARIANT, find_variant
-    name = record.get("variant") or DEFAULT_VARIANT
+    from ..variants import find_variant
+    name = record_of(record).variant
     if expected_variant is not None and expected_variant != name:
         raise ValueError(f"the record is a game of {name}, not {expected_variant}")
     variant = find_variant(name)
@@ -74,7 +75,7 @@ def record_lines(record: Dict[str, Any], expected_variant=None,
     return course if course is not None else variant_replay_lines(record, variant, review)
 
 
-def load_record(path: str, game: int, warn=None) -> Dict[str, Any]:
+def load_record(path: str, game: int, warn=None) -> Record:
     """The record of game `game` in a results file; ValueError with a one-line reason. Lines that
     are not records are named (FILE:LINE): when the game asked for is found elsewhere they are
     only warned about (to `warn`, default stderr), and when it is not, the first of them is the
@@ -85,7 +86,7 @@ def load_record(path: str, game: int, warn=None) -> Dict[str, Any]:
         raise ValueError(damaged[0] if damaged else f"'{path}' holds no game records")
     for note in damaged:
         warn(f"warning: {note}; skipped")
-    return record
+    return record_of(record)
 
 
 def _find_record(path: str, game: int):

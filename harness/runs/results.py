@@ -20,9 +20,11 @@ import hashlib
 import json
 import os
 import statistics
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .. import stats
+from ..core.records import Record
+from ..variants import DEFAULT_VARIANT
 
 RESULTS_FILE = "results.jsonl"
 SETTINGS_FILE = "series.json"
@@ -32,13 +34,30 @@ LOCK_FILE = ".lock"
 # The settings that make two runs the same series (games may grow; timeouts and jobs may change).
 IDENTITY = ("variant", "white", "black", "seed", "fifty", "max_plies", "start", "fen", "edition", "game_time",
             "openings", "swap")
-DEFAULTS = {"variant": "cs3243"}    # what a settings file without the key meant
+DEFAULTS = {"variant": DEFAULT_VARIANT}    # what a settings file without the key meant
 RATE_DIGITS = 4
 ERRORS_KEPT = 5
 
 
 class ResultsError(Exception):
     """A series directory that cannot be used as asked; the text is one line."""
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def record_of(data: Mapping) -> Record:
+    """A game record (a dict read from results.jsonl, or one just played) as the `Record` type;
+    a record without a variant, from before records named theirs, is the default variant's. The
+    one place the default is applied to records: core's `Record` must not know the variants, and
+    every reader of game records reads through here (a Record is returned as it is)."""
+    return Record.from_json(data, DEFAULT_VARIANT)
+
+
+def settings_variant(settings: Optional[Mapping]) -> str:
+    """The variant a series' settings (series.json, a report's ``settings``) name; settings from
+    before they named one are the default variant's (`DEFAULTS`)."""
+    return (settings or {}).get("variant") or DEFAULTS["variant"]
 
 
 # ----------------------------------------------------------------------------- files
@@ -52,23 +71,38 @@ def _parse(raw: bytes) -> Optional[dict]:
     return record if isinstance(record, dict) and isinstance(record.get("game"), int) else None
 
 
-def read_records(path: str) -> Tuple[Dict[int, dict], int]:
+def read_records(path: str) -> Tuple[Dict[int, Record], int]:
     """Records by game index (the first record of a game wins) and the number of damaged lines
     met. A missing file has no records."""
     records, damaged = read_records_noting_damage(path)
     return records, len(damaged)
 
 
-def read_records_noting_damage(path: str) -> Tuple[Dict[int, dict], List[int]]:
+def read_records_noting_damage(path: str) -> Tuple[Dict[int, Record], List[int]]:
     """Records by game index and the line numbers (from 1) of the lines that do not parse."""
+    lines, damaged = read_lines_noting_damage(path)
+    return {game: record_of(line) for game, line in lines.items()}, damaged
+
+
+def records_from_bytes(data: bytes) -> Tuple[Dict[int, Record], List[int]]:
+    """A results file's content: records by game index (the first record of a game wins) and the
+    line numbers (from 1) of the lines that do not parse."""
+    lines, damaged = lines_from_bytes(data)
+    return {game: record_of(line) for game, line in lines.items()}, damaged
+
+
+def read_lines_noting_damage(path: str) -> Tuple[Dict[int, dict], List[int]]:
+    """A file of JSON lines keyed by ``game`` (results.jsonl, a puzzle run's attempts,
+    analysis.jsonl) as plain dicts by game index, and the line numbers (from 1) of the lines that
+    do not parse. A missing file has no lines."""
     if not os.path.exists(path):
         return {}, []
     with open(path, "rb") as handle:
-        return records_from_bytes(handle.read())
+        return lines_from_bytes(handle.read())
 
 
-def records_from_bytes(data: bytes) -> Tuple[Dict[int, dict], List[int]]:
-    """A results file's content: records by game index (the first record of a game wins) and the
+def lines_from_bytes(data: bytes) -> Tuple[Dict[int, dict], List[int]]:
+    """JSON lines keyed by ``game``: dicts by game index (the first line of a game wins) and the
     line numbers (from 1) of the lines that do not parse."""
     records: Dict[int, dict] = {}
     damaged: List[int] = []
@@ -112,9 +146,10 @@ def drop_damaged_lines(path: str, games: Iterable[int] = ()) -> None:
     os.replace(temporary, path)
 
 
-def append_record(handle, record: dict) -> None:
-    """One line per game, flushed at once so a kill loses at most the game in flight."""
-    handle.write(json.dumps(record) + "\n")
+def append_record(handle, record: Mapping) -> None:
+    """One line per game (a `Record`, or a puzzle attempt's dict), flushed at once so a kill loses
+    at most the game in flight."""
+    handle.write(json.dumps(record.to_json() if isinstance(record, Record) else record) + "\n")
     handle.flush()
 
 
@@ -316,7 +351,8 @@ def hold_folder(directory: str, advice: Optional[str] = None):
 
 def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[[str], None],
              differs: Callable[[dict, dict], List[str]], belongs: Callable[[int, dict], Optional[str]],
-             total: int, what: str = "series", unit: str = "games", note_kept: bool = True) -> Dict[int, dict]:
+             total: int, what: str = "series", unit: str = "games", note_kept: bool = True,
+             read: Callable[[str], Tuple[Dict[int, Any], List[int]]] = read_records_noting_damage) -> Dict[int, Any]:
     """The records already in the run directory `out`, after checking they belong to this run,
     which `settings` describe (written to SETTINGS_FILE). fresh: forget any earlier run there.
     resume: continue a matching one. Neither: refuse a directory that already holds records,
@@ -325,7 +361,8 @@ def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[
     recorded in the settings (``files``: path -> sha256) that changed since is refused, unless
     fresh. `say` gets the
     notes: damaged lines dropped, and how many records a resumed run kept (of `total`; unless not
-    `note_kept`: a caller of many runs counts them itself)."""
+    `note_kept`: a caller of many runs counts them itself). `read` reads the file: game records
+    (`Record`s) by default; a puzzle run's attempts are read as they are (`read_lines_noting_damage`)."""
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:
@@ -335,7 +372,7 @@ def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[
         for name in (RESULTS_FILE, SETTINGS_FILE, SUMMARY_FILE, ANALYSIS_FILE):
             if os.path.exists(os.path.join(out, name)):
                 os.remove(os.path.join(out, name))
-    records, damaged = read_records_noting_damage(path)
+    records, damaged = read(path)
     try:
         old = read_settings(out)
     except ResultsError:

@@ -19,9 +19,10 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from .. import players
 from ..core.game import Game
+from ..core.records import Record
 from ..core.referee import play_game
 from .results import (RESULTS_FILE, SUMMARY_FILE, append_record, differences, file_sha256, hold_folder, open_run,
-                      series_summary, write_json)
+                      record_of, series_summary, write_json)
 from ..isolation.box import BoxSettings
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, find_variant
@@ -163,12 +164,12 @@ def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
 
 def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
             say: Callable[[str], None] = lambda text: print(text, file=sys.stderr, flush=True),
-            note_kept: bool = True) -> Dict[int, dict]:
+            note_kept: bool = True) -> Dict[int, Record]:
     """The records already in the plan's directory, after checking they belong to this series
     (`harness.runs.results.open_run`: fresh forgets an earlier series there, resume continues a
     matching one, neither refuses a directory that already holds games)."""
-    def belongs(index: int, record: dict) -> Optional[str]:
-        if (record.get("variant", DEFAULT_VARIANT), record.get("white"), record.get("black"),
+    def belongs(index: int, record: Record) -> Optional[str]:
+        if (record.variant, record.get("white"), record.get("black"),
                 record.get("seed")) != (plan.variant, *plan.players_of(index), plan.seed + index):
             return (f"game {index} of another series ({record.get('white')} vs {record.get('black')}, "
                     f"seed {record.get('seed')})")
@@ -311,6 +312,7 @@ def _run_plans(plans: List[SeriesPlan], options: RunOptions) -> RunResult:
         for k, record in results:
             if "harness_error" in record:
                 raise SeriesError(f"{plans[k].label}, game {record['game']}: {record['harness_error']}")
+            record = record_of(record)
             append_record(handles[k], record)
             done[k][record["game"]] = record
             tally.add(record, plans[k].perspective_of(record["game"]))

@@ -31,7 +31,7 @@ from ..analysis.text import accuracy_text, evaluation_text, ply_text, turning_po
 from ..core.records import record_states
 from ..grading.report import (REPORT_HTML, HEADER, check_line, directory_name, opponent_entry, replay_command,
                               settings_line, verdict_line, table_rows)
-from ..runs.results import RESULTS_FILE, outcome, read_records
+from ..runs.results import RESULTS_FILE, outcome, read_records, record_of, settings_variant
 from ..stats import wilson
 from .board import board_geometry, encode_grid, legend, move_cells
 
@@ -46,10 +46,10 @@ COLOURS = {"win": "#3f8f4f", "draw": "#9aa0a6", "loss": "#c2463d"}
 # ----------------------------------------------------------------------------- positions
 
 
-def variant_of(name: Optional[str]):
-    """The variant a record or report names (records without one are CS3243's)."""
-    from ..variants import DEFAULT_VARIANT, find_variant
-    return find_variant(name or DEFAULT_VARIANT)
+def variant_of(name: str):
+    """The variant a record (`Record.variant`) or report (`settings_variant`) names."""
+    from ..variants import find_variant
+    return find_variant(name)
 
 
 # ----------------------------------------------------------------------------- games
@@ -304,7 +304,7 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
     for pages that are not the course report (a series): their title, settings line, whether
     the course verdict is shown, the table's caption, whose games the plots show and the
     command named in the footer. `analyses`: each key's game reviews by game number (harness.analysis)."""
-    variant = variant or variant_of(report.get("settings", {}).get("variant"))
+    variant = variant or variant_of(settings_variant(report.get("settings")))
     analyses = analyses or {}
     colour_of = {key: e["colour"] for key, e in report["opponents"].items()}
     paths = {key: os.path.join(directory_name(key), RESULTS_FILE) for key in report["opponents"]}
@@ -357,7 +357,7 @@ def series_settings_line(settings: Dict[str, Any], games: int) -> str:
     limits = "".join(part for key, part in (
         ("fifty", f"; draw after {settings.get('fifty')} plies without a capture"),
         ("max_plies", f"; at most {settings.get('max_plies')} plies")) if settings.get(key) is not None)
-    return (f"{games} games of {settings.get('variant') or 'cs3243'} from {start}, seeds {seed}..{seed + games - 1}"
+    return (f"{games} games of {settings_variant(settings)} from {start}, seeds {seed}..{seed + games - 1}"
             f"{limits}; {settings.get('move_timeout', 0):g} s per move for files.")
 
 
@@ -377,7 +377,7 @@ def render_series_html(settings: Dict[str, Any], records: List[Dict[str, Any]], 
 def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "RESULTS",
                      label: str = "", review: Optional[Dict[str, Any]] = None) -> str:
     """A page with the viewer for one game (`review`: its analysis.jsonl entry, if any)."""
-    variant = variant or variant_of(record.get("variant"))
+    variant = variant or variant_of(record_of(record).variant)
     data = [game_data(label, record, variant, None, results_path, review)]
     title = (f"Game {record.get('game', '?')}: {record.get('white', '?')} (White) vs "
              f"{record.get('black', '?')} (Black)")
@@ -389,7 +389,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
                            variant=None, analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None) -> str:
     """The tournament's report.html: ratings, crosstable and every game, given as (pair label,
     results file, record); `analyses`: the game reviews by results file, then game."""
-    variant = variant or variant_of(report.get("settings", {}).get("variant"))
+    variant = variant or variant_of(settings_variant(report.get("settings")))
     order = [r["player"] for r in report["ratings"]]
     rows = []
     for a in order:
@@ -404,7 +404,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
         game["result"] = record.get("result")
         data.append(game)
     s = report["settings"]
-    settings = (f"Round robin of {len(order)} agents ({s.get('variant') or 'cs3243'}): {s['games']} games per pair "
+    settings = (f"Round robin of {len(order)} agents ({settings_variant(s)}): {s['games']} games per pair "
                 f"and colour" + (f", openings of {s['openings']} random plies" if s.get("openings") else "")
                 + f", seeds from {s.get('seed', 0)}.")
     return _template("tournament.html.j2").render(

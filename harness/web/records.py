@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..view.html import game_data, variant_of
 from ..core.records import record_states
-from ..runs.results import RESULTS_FILE, records_from_bytes
+from ..runs.results import RESULTS_FILE, lines_from_bytes, records_from_bytes
 from ..variants import UnknownVariant
 from .words import ending_words
 
@@ -22,7 +22,7 @@ def read_analysis(text: str) -> Dict[int, Dict[str, Any]]:
     "accuracy", "turning_point"}`` a line), read as harness/analysis reads its own file: JSON
     lines keyed by ``game``, a line that does not parse skipped. The one place the web app reads
     the format."""
-    entries, _ = records_from_bytes(text.encode("utf-8", errors="replace"))
+    entries, _ = lines_from_bytes(text.encode("utf-8", errors="replace"))
     return entries
 
 
@@ -56,7 +56,7 @@ def record_view(results: str, number: int, analysis: Optional[str] = None) -> Di
     record = records[number]
     entry = read_analysis(analysis).get(number) if analysis else None
     try:
-        variant = variant_of(record.get("variant"))
+        variant = variant_of(record.variant)
         data = game_data("", record, variant, None, RESULTS_FILE, entry)
         states, _, _ = record_states(record, variant)
     except (UnknownVariant, ValueError, TypeError) as exc:
