@@ -90,7 +90,7 @@ def test_a_puzzle_run_reads_its_attempts_as_they_are(tmp_path):
     (out / RESULTS_FILE).write_text('{"game": 0, "puzzle": "p1", "moves": ["a2a3"]}\n', encoding="utf-8")
     with hold_folder(str(out)):
         done = open_run(str(out), {"set": "s"}, True, False, lambda text: None, lambda old, new: [],
-                        lambda index, record: None, 1, "puzzle run", "attempts", read_lines_noting_damage)
+                        lambda index, record: None, 1, "puzzle run", "attempts", read=read_lines_noting_damage)
     assert done == {0: {"game": 0, "puzzle": "p1", "moves": ["a2a3"]}} and type(done[0]) is dict
     with hold_folder(str(out)):
         done = open_run(str(out), {"set": "s"}, True, False, lambda text: None, lambda old, new: [],
@@ -129,7 +129,8 @@ def test_the_harness_parses_a_spec_for_its_variant():
     assert players.parse_spec(spec, "congo") is spec            # parsed once
     assert players.is_file_spec(spec) and not players.is_file_spec("uci:/a/b.py")
     assert players.spec_variants("nthu:prog") == ["nthu"]
-    assert players.spec_variants("uci:fsf") == players.spec_variants("x/a.py") == ["cs3243"]
+    assert players.spec_variants("uci:fsf") == ["cs3243", "gardner"]     # the games a UCI engine knows
+    assert players.spec_variants("x/a.py") == ["cs3243"]
     assert players.agent_file("nthu:prog", "nthu") == "prog"
     assert players.agent_file("nthu:", "nthu") is None
     assert players.agent_file("x/a.py") == "x/a.py"
@@ -146,7 +147,7 @@ def test_a_malformed_uci_spec_is_a_one_line_error_when_made():
     with pytest.raises(AgentError, match=r"^'uci:fsf,depth=3': unknown option 'depth=3' \(use nodes=N, movetime=N, "
                                          r"timeout=S\)$"):
         agents.make_agent("uci:fsf,depth=3")
-    with pytest.raises(AgentError, match=r"^agent 'uci:fsf': UCI engines play cs3243 only$"):
+    with pytest.raises(AgentError, match=r"^agent 'uci:fsf': UCI engines play cs3243 and gardner only$"):
         players.make("uci:fsf", "congo")
 
 

@@ -138,9 +138,9 @@ def test_a_variant_declares_its_own_endings_and_their_words(tiny, tmp_path, caps
     assert record["moves"][:2] == ["a1b1", "a2b2"] and record["moves"][2] in ("b1c1x", "b1c1y")
     assert tiny.termination("swept") is TinyEnding.SWEPT and tiny.termination("crash") is Termination.CRASH
     assert tiny.termination("lion_capture") is None                # another variant's ending is not tiny's
-    assert ending_words(record) == "White wins: White swept Black's row (after 3 plies)."
+    assert ending_words(record, tiny) == "White wins: White swept Black's row (after 3 plies)."
     # the core's endings keep their words for every variant
-    assert ending_words({**record, "result": "black", "reason": "timeout", "white": "AB.py"}) == \
+    assert ending_words({**record, "result": "black", "reason": "timeout", "white": "AB.py"}, tiny) == \
         "Black wins: White (AB.py) did not answer in time (after 3 plies)."
 
 

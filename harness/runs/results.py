@@ -351,7 +351,7 @@ def hold_folder(directory: str, advice: Optional[str] = None):
 
 def open_run(out: str, settings: dict, resume: bool, fresh: bool, say: Callable[[str], None],
              differs: Callable[[dict, dict], List[str]], belongs: Callable[[int, dict], Optional[str]],
-             total: int, what: str = "series", unit: str = "games", note_kept: bool = True,
+             total: int, what: str = "series", unit: str = "games", *, note_kept: bool = True,
              read: Callable[[str], Tuple[Dict[int, Any], List[int]]] = read_records_noting_damage) -> Dict[int, Any]:
     """The records already in the run directory `out`, after checking they belong to this run,
     which `settings` describe (written to SETTINGS_FILE). fresh: forget any earlier run there.

@@ -341,7 +341,7 @@ async def variants(request: Request) -> Response:
 
 def shown(state: Dict[str, Any]) -> Dict[str, Any]:
     """A game's state with its ending in plain words."""
-    return {**state, "ending": ending_words(state)}
+    return {**state, "ending": ending_words(state, find_variant(state["variant"]))}
 
 
 @contextlib.contextmanager

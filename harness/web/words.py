@@ -5,14 +5,12 @@ The loser (`L`) is the side that did not win; for a draw by no move, the side to
 from typing import Any, Dict, Optional
 
 from ..core.variant import Variant
-from ..variants import DEFAULT_VARIANT, find_variant
 
 
-def ending_words(state: Dict[str, Any], variant: Optional[Variant] = None) -> Optional[str]:
+def ending_words(state: Dict[str, Any], variant: Variant) -> Optional[str]:
     """The ending of a game's state (or a record: ``result``, ``reason``, ``white``, ``black``,
     ``moves``, ``to_move``) in plain words; None while it goes on. A stopped game says so. The
-    words are the ending's own (`Ending.words`, the core's or the variant's: `variant`, else the
-    one the state names); an ending without words reads "by REASON"."""
+    words are the ending's own (`Ending.words`, the core's or `variant`'s); an ending without words reads "by REASON"."""
     plies = len(state.get("moves") or [])
     after = f"after {plies} pl{'y' if plies == 1 else 'ies'}"
     result, reason = state.get("result"), state.get("reason")
@@ -21,8 +19,6 @@ def ending_words(state: Dict[str, Any], variant: Optional[Variant] = None) -> Op
     winner = result.capitalize() if result in ("white", "black") else None
     loser = {"White": "Black", "Black": "White"}.get(winner or "", None)
     mover = str(state.get("to_move") or "").capitalize() or "the side to move"
-    if variant is None:
-        variant = find_variant(state.get("variant") or DEFAULT_VARIANT)
     ending = variant.termination(reason)
     template = ending.words if ending is not None and ending.words else f"by {reason}"
     why = template.format(W=winner or "", L=loser or mover, M=mover,
