@@ -133,9 +133,6 @@ UPWARD_ALLOWED = {
     ("harness.grading.nthu_class", "harness.tournament"):
         "NTHU's class ranking is a round robin among the all-eight students, rated as `tournament` "
         "rates; goes when the round robin's plan and ratings move to runs/ and stats/",
-    ("harness.variants.nthu.program", "harness.isolation.untrusted_env"):
-        "NTHU's student program runs with the box's clean environment; goes when isolation hands the "
-        "variant a launcher",
     ("harness.grading.grade", "harness.view.html"):
         "the class grader writes each student's report.html; goes when the command passes the writer",
 }

@@ -15,6 +15,7 @@ import agents
 from ..core.agent import Agent, AgentError
 from ..isolation.box import BoxSettings
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
+from ..isolation.untrusted_env import untrusted_env
 from ..isolation.untrusted_run import contained
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
 
@@ -140,7 +141,7 @@ def make(spec: str, variant: str = DEFAULT_VARIANT, move_timeout: Optional[float
             prefix = find_variant(programs[0]).program_prefix
             raise AgentError(f"agent '{spec}': {prefix}PATH programs play {' and '.join(programs)} only "
                              f"(--variant {programs[0]})")
-        return find_variant(variant).program_agent(spec, move_timeout, containment(program_box(box)))
+        return find_variant(variant).program_agent(spec, move_timeout, containment(program_box(box)), untrusted_env)
     if spec.startswith(UCI_PREFIX):
         if variant not in variants_taking("uci"):
             raise AgentError(f"agent '{spec}': UCI engines play {' and '.join(variants_taking('uci'))} only")
