@@ -130,9 +130,6 @@ LAYERS = [
 
 # (importer, imported): imports that still run against the layers, each with why it is left.
 UPWARD_ALLOWED = {
-    ("harness.grading.nthu_class", "harness.tournament"):
-        "NTHU's class ranking is a round robin among the all-eight students, rated as `tournament` "
-        "rates; goes when the round robin's plan and ratings move to runs/ and stats/",
     ("harness.grading.grade", "harness.view.html"):
         "the class grader writes each student's report.html; goes when the command passes the writer",
 }

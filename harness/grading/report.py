@@ -8,7 +8,6 @@ import datetime
 import importlib.metadata
 import json
 import os
-import re
 import shlex
 import shutil
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -16,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .. import stats
 from ..analysis.text import turning_point_text
 from ..runs.results import RUN_FILE, check_free, file_sha256, side_summary, write_json
-from ..runs.series import SeriesPlan
+from ..runs.series import SeriesPlan, directory_name
 from ..variants import DEFAULT_VARIANT, find_variant
 
 # CS3243's course settings (each variant carries its own: `Variant.pass_marks`, ...): the pass
@@ -35,11 +34,6 @@ VERSION = "0.3.0"              # pyproject.toml's version, when the project is n
 def entry_key(opponent: str, colour: str) -> str:
     """report.json's key: the opponent's name for our agent as White, NAME@black as Black."""
     return opponent if colour == "white" else f"{opponent}@black"
-
-
-def directory_name(key: str) -> str:
-    """A series directory name for a key (a file opponent's path becomes one path component)."""
-    return re.sub(r"[^A-Za-z0-9_.@+-]", "_", key)
 
 
 def plan_report(agent: str, opponents: Sequence[str], colours: Sequence[str], games: int, out: str,
