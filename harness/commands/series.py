@@ -5,7 +5,7 @@ from ..isolation import box
 from ..runs import cluster
 from ..grading import grade
 from .. import players, stats
-from ..view.html import write_series_html
+from ..grading.report_html import write_series_html
 from ..runs.results import hold_folder, outcome
 from ..runs.series import SeriesPlan, directory_name, run_plans
 from .common import (DEFAULT_OUT, add_game_options, add_game_time_option, add_run_options, agent_spec, agents_help,

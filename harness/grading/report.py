@@ -8,7 +8,6 @@ import datetime
 import importlib.metadata
 import json
 import os
-import shlex
 import shutil
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -16,6 +15,7 @@ from .. import stats
 from ..analysis.text import turning_point_text
 from ..runs.results import RUN_FILE, check_free, file_sha256, side_summary, write_json
 from ..runs.series import SeriesPlan, directory_name
+from ..view.html import replay_command
 from ..variants import DEFAULT_VARIANT, find_variant
 
 # CS3243's course settings (each variant carries its own: `Variant.pass_marks`, ...): the pass
@@ -48,11 +48,6 @@ def plan_report(agent: str, opponents: Sequence[str], colours: Sequence[str], ga
                               games=games, label=key, perspective=colour, **series)
             out_plans.append((key, opponent, colour, plan))
     return out_plans
-
-
-def replay_command(results_path: str, game: int) -> str:
-    """The command that replays one game, ready to paste (paths quoted when they need it)."""
-    return f"python -m harness replay {shlex.quote(results_path)} --game {game}"
 
 
 def not_won(records: List[dict], colour: str, results_path: Optional[str]) -> List[dict]:

@@ -13,8 +13,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..grading.report import printed_text
 from ..runs.results import group_settings, open_group, read_records, outcome, write_json
 from ..runs.round_robin import crosstable, pair_figures, plan_round_robin, rate
-from ..view.html import write_tournament_html
 from ..runs.series import run_plans
+from .page import write_tournament_html
 
 REPORT_JSON, REPORT_MD = "report.json", "report.md"
 PROGRESS_LABEL = "games (W/D/L: each pair's first-named agent)"
