@@ -9,6 +9,8 @@ from ..grading.report import REPORT_HTML
 from ..view.html import game_data, inline_svg, new_figure, template, variant_of, viewer_context
 from .pairs import text_lines
 
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+
 
 def _value(step: dict, key: str) -> float:
     value = step.get(key)
@@ -95,7 +97,7 @@ def render_compare_html(summary: dict, records: List[Dict[str, Any]], results_pa
         game = game_data(f"pair {record['game'] // 2}", record, variant, colour, results_path)
         game["colour"] = colour
         games.append(game)
-    return template("compare.html.j2").render(
+    return template("compare.html.j2", TEMPLATES).render(
         title=f"Compare: {summary['new']} vs {summary['old']}", settings=settings_line(summary),
         verdict=verdict(summary), lines=text_lines(summary), summary=summary, notes=summary.get("notes", []),
         llr_svg=llr_plot(summary["history"], sprt["bounds"]) if sprt else None,

@@ -18,6 +18,7 @@ from ..view.html import (game_data, lengths_plot, move_seconds_by_ply, seconds_p
 from .report import (REPORT_HTML, HEADER, check_line, opponent_entry, settings_line, verdict_line, table_rows)
 
 OUTCOME_ORDER = {"loss": 0, "draw": 1, "win": 2}
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
 
 def ordered_games(games: Sequence[Tuple[str, Dict[str, Any]]], colour_of: Dict[str, str],
@@ -120,7 +121,7 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
         "counts": {k: sum(1 for g in data if g["outcome"] == k) for k in ("loss", "draw", "win")},
         **viewer_context(variant, data),
     }
-    return template("report.html.j2").render(**context)
+    return template("report.html.j2", TEMPLATES).render(**context)
 
 def series_report(settings: Dict[str, Any], records: List[Dict[str, Any]]) -> Dict[str, Any]:
     """A series (settings as in its series.json) in report.json's structure, from White's side."""

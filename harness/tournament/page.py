@@ -7,6 +7,8 @@ from ..analysis.store import read_analyses
 from ..grading.report import REPORT_HTML
 from ..view.html import game_data, template, variant_of, viewer_context
 
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+
 
 def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, str, Dict[str, Any]]],
                            variant=None, analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None) -> str:
@@ -30,7 +32,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
     settings = (f"Round robin of {len(order)} agents ({s.get('variant') or 'cs3243'}): {s['games']} games per pair "
                 f"and colour" + (f", openings of {s['openings']} random plies" if s.get("openings") else "")
                 + f", seeds from {s.get('seed', 0)}.")
-    return template("tournament.html.j2").render(
+    return template("tournament.html.j2", TEMPLATES).render(
         title="Tournament", settings=settings, ratings=report["ratings"], order=order, cross_rows=rows,
         pairs=report.get("pairs", []), notes=report.get("notes", []), games=data, **viewer_context(variant, data))
 

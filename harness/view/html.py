@@ -202,22 +202,23 @@ def lengths_plot(games: Sequence[Tuple[str, Dict[str, Any]]], colour_of: Dict[st
 # ----------------------------------------------------------------------------- pages
 
 
-def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+def _environment(folder: str) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(list(dict.fromkeys((folder, TEMPLATES)))),
                              autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["percent"] = lambda x: "-" if x is None else f"{100 * x:.1f}"
     return env
 
 
-_ENV: Optional[jinja2.Environment] = None
+_ENVS: Dict[str, jinja2.Environment] = {}
 
 
-def template(name: str) -> jinja2.Template:
-    global _ENV
-    if _ENV is None:
-        _ENV = _environment()
-    return _ENV.get_template(name)
+def template(name: str, folder: str = TEMPLATES) -> jinja2.Template:
+    """The page template `name` in `folder` (a feature's own templates/; default view's), which
+    includes view's shared parts (``_viewer.html.j2``) by name."""
+    if folder not in _ENVS:
+        _ENVS[folder] = _environment(folder)
+    return _ENVS[folder].get_template(name)
 
 
 def _asset(name: str) -> str:
