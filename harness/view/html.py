@@ -5,10 +5,10 @@ script; no network, nothing beside it), so it can be mailed. `render_game_html(r
 is the one-game page; the features' pages (the report's and the series', harness.grading.report_html;
 the tournament's, harness.tournament.page; compare's, harness.compare.page) are built from the
 parts here: `game_data` (what the viewer needs of one game, with its review), `viewer_context`
-(the board, drawn by board.js, the script the web app shares), `template` (the Jinja2 templates in
-templates/), `new_figure` and `inline_svg` (matplotlib's SVG backend without pyplot, so no display and no
-global state are involved) and the two plots every report shows (seconds per move against ply,
-game lengths).
+(the board, drawn by board.js, the script the web app shares), `template` (a Jinja2 template from
+a feature's templates/ folder or this one's, which holds the shared parts), `new_figure` and
+`inline_svg` (matplotlib's SVG backend without pyplot, so no display and no global state are
+involved) and the two plots every report shows (seconds per move against ply, game lengths).
 
 Boards come from the variant interface (`harness.core.variant.Variant`): ``start``,
 ``parse_move``, ``apply``, ``grid`` and ``square_names``. Every position of every game is
@@ -240,6 +240,7 @@ def viewer_context(variant, games: List[Dict[str, Any]]) -> Dict[str, Any]:
             "games_json": _json_for_script(games), "viewer_js": _asset("board.js") + "\n" + _asset("viewer.js"),
             "style": _asset("style.css")}
 
+
 def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "RESULTS",
                      label: str = "", review: Optional[Dict[str, Any]] = None) -> str:
     """A page with the viewer for one game (`review`: its analysis.jsonl entry, if any)."""
@@ -248,4 +249,4 @@ def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "
     title = (f"Game {record.get('game', '?')}: {record.get('white', '?')} (White) vs "
              f"{record.get('black', '?')} (Black)")
     return template("game.html.j2").render(title=title, game=data[0], games=data,
-                                            **viewer_context(variant, data))
+                                           **viewer_context(variant, data))
