@@ -130,7 +130,7 @@ def timing_game(task):
     seed, path = task
     ab = ab_agent(path)
     try:
-        record = play_game(ab, make_agent("minimax"), seed=seed)
+        record = play_game(ab, make_agent("minimax"), seed=seed, game=Game())
     finally:
         ab.close()
     if record["result"] == "draw":
@@ -153,7 +153,7 @@ def sample_positions(count):
     positions = []
     seed = 0
     while len(positions) < count and seed < 1000:
-        record = play_game(make_agent("greedy"), make_agent("smart"), seed=10_000 + seed)
+        record = play_game(make_agent("greedy"), make_agent("smart"), seed=10_000 + seed, game=Game())
         seed += 1
         game = Game()
         for ply, name in enumerate(record["moves"]):

@@ -43,7 +43,7 @@ def sample_positions(games: int):
     positions = []
     for seed in range(games):
         for white, black in (("random", "random"), ("greedy", "smart")):
-            record = play_game(make_agent(white), make_agent(black), seed=1000 + seed)
+            record = play_game(make_agent(white), make_agent(black), seed=1000 + seed, game=Game())
             positions.extend(replay(record["moves"]))
     return positions
 
@@ -71,7 +71,7 @@ def match(hero: str, villain: str, games: int, target: float):
     for seed in range(games):
         hero_white = seed % 2 == 0
         white, black = (hero, villain) if hero_white else (villain, hero)
-        record = play_game(make_agent(white), make_agent(black), seed=seed)
+        record = play_game(make_agent(white), make_agent(black), seed=seed, game=Game())
         hero_colour = "white" if hero_white else "black"
         if record["result"] == "draw":
             wdl["D"] += 1

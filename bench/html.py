@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from harness.core.interrupts import exit_code  # noqa: E402
 from harness import cli  # noqa: E402
-from harness.view import html as html_report  # noqa: E402
+from harness.grading import report_html as html_report  # noqa: E402
 from harness.commands import report as report_command  # noqa: E402
 
 

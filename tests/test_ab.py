@@ -761,7 +761,7 @@ def test_importing_and_calling_ab_py_prints_nothing(capsys):
 
 @pytest.mark.parametrize("opponent,seed", [("dummy", 0), ("random", 0)])
 def test_whole_game_as_white_beats(opponent, seed):
-    record = play_game(ab_agent(), make_agent(opponent), seed=seed)
+    record = play_game(ab_agent(), make_agent(opponent), seed=seed, game=Game())
     assert record["error"] is None
     assert record["result"] == "white"
     assert record["reason"] in WINS

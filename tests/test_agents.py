@@ -204,15 +204,15 @@ def test_builtin_agents_play_a_legal_move_with_either_colour(name):
 
 
 def test_same_seed_replays_the_same_game():
-    first = play_game(RandomAgent(), GreedyAgent(), seed=11)
-    second = play_game(RandomAgent(), GreedyAgent(), seed=11)
+    first = play_game(RandomAgent(), GreedyAgent(), seed=11, game=Game())
+    second = play_game(RandomAgent(), GreedyAgent(), seed=11, game=Game())
     assert first["moves"] == second["moves"]
     assert {k: v for k, v in first.items() if k != "think"} == \
            {k: v for k, v in second.items() if k != "think"}
 
 
 def test_different_seeds_give_different_games():
-    games = {tuple(play_game(RandomAgent(), RandomAgent(), seed=s)["moves"][:10]) for s in range(5)}
+    games = {tuple(play_game(RandomAgent(), RandomAgent(), seed=s, game=Game())["moves"][:10]) for s in range(5)}
     assert len(games) > 1
 
 

@@ -317,7 +317,7 @@ def test_ctrl_c_stops_the_grading_and_resume_finishes_it(tmp_path):
 
 def test_ranks_follow_the_ratings_and_ties_go_by_score_then_name():
     from harness.grading.nthu_class import ranks
-    from harness.tournament import fit_ratings
+    from harness.stats.ratings import fit_ratings
     # c beats a and b with both colours; a and b split their pair
     fit = fit_ratings(["a", "b", "c"], {("a", "b"): (1.0, 2), ("a", "c"): (0.0, 2), ("b", "c"): (0.0, 2)})
     ranked = ranks(fit["ratings"], {"a": "ann", "b": "bob", "c": "cy"})

@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from harness.view.html import render_game_html, render_report_html
+from harness.grading.report_html import render_report_html
+from harness.view.html import render_game_html
 from harness.grading.report import table_rows
 from tests.chromium import need_chromium
 from tests.html_games import play, report_and_games

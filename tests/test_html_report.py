@@ -6,12 +6,12 @@ import re
 import pytest
 
 from harness.cli import main
-from harness.view.html import (bar_rows, move_seconds_by_ply, ordered_games, render_game_html, render_report_html,
-                               write_report_html)
+from harness.grading.report_html import bar_rows, ordered_games, render_report_html, write_report_html
+from harness.view.html import move_seconds_by_ply, render_game_html, replay_command
 from harness.view.board import encode_grid, positions
 from harness.stats import wilson
 from harness.variants import find_variant
-from harness.grading.report import replay_command, table_rows, write_report
+from harness.grading.report import table_rows, write_report
 from harness.runs.results import append_record
 from tests.html_games import play, report_and_games
 from tests.test_report import record as made_record

@@ -1,5 +1,6 @@
 """`nthu:PATH` (harness/variants/nthu/program.py) against a fake protocol player written here,
 and the player that export-nthu writes, run through it in real games."""
+import json
 import os
 import stat
 import sys
@@ -10,6 +11,7 @@ import pytest
 from agents.nthu.baselines import Baseline1, Baseline2
 from harness.core.agent import AgentCrash, AgentError, AgentTimeout
 from harness.core.variant import WHITE
+from harness.isolation.untrusted_env import untrusted_env
 from harness.variants.nthu import VARIANT
 from harness.variants.nthu.export import export_nthu
 from harness.variants.nthu.files import read_action
@@ -38,7 +40,7 @@ def fake(tmp_path, body):
 
 
 def ask(path, state=None, timeout=10.0, grace=1.0):
-    agent = ProgramAgent(path, timeout=timeout, grace=grace)
+    agent = ProgramAgent(path, untrusted_env, timeout=timeout, grace=grace)
     agent.start_game(WHITE, 0)
     try:
         answer = agent.choose_move(state or VARIANT.start(), WHITE, None)
@@ -74,10 +76,31 @@ def test_garbage_is_no_move(tmp_path):
     assert str(e.value) == "wrote no complete move (exit status 0)"
 
 
+def test_the_program_runs_with_the_environment_it_is_handed_and_nothing_else(tmp_path):
+    handed = []
+
+    def environment(workdir):
+        handed.append(workdir)
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir, "HANDED": "yes"}
+
+    path = fake(tmp_path, 'import json, os\nprint("ENV " + json.dumps(dict(os.environ)))\nwrite("4 3 3 3\\n")')
+    agent = ProgramAgent(path, environment)
+    agent.start_game(WHITE, 0)
+    workdir = agent.workdir
+    try:
+        move = agent.choose_move(VARIANT.start(), WHITE, None)
+    finally:
+        agent.close()
+    assert VARIANT.move_name(move) == "d2d3"
+    assert handed == [workdir]
+    seen = [json.loads(line[4:]) for line in agent.printed_output().splitlines() if line.startswith("ENV ")]
+    assert seen == [{"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir, "HANDED": "yes"}]
+
+
 def test_an_illegal_move_is_returned_as_its_numbers_and_the_referee_scores_it(tmp_path):
     answer, _ = ask(fake(tmp_path, 'write("4 3 2 3\\n")'))       # d2d4: no double step
     assert answer == "4 3 2 3"
-    record = play(ProgramAgent(fake(tmp_path, 'write("4 3 2 3\\n")')), Baseline1())
+    record = play(ProgramAgent(fake(tmp_path, 'write("4 3 2 3\\n")'), untrusted_env), Baseline1())
     assert (record["result"], record["reason"], record["plies"]) == ("black", "illegal_move", 0)
 
 
@@ -119,7 +142,7 @@ def test_a_crash_after_a_valid_move_keeps_the_move_the_exit_status_is_not_checke
 
 def test_a_missing_program_is_a_one_line_agent_error(tmp_path):
     with pytest.raises(AgentError) as e:
-        program_agent_from_spec(f"nthu:{tmp_path}/nope")
+        program_agent_from_spec(f"nthu:{tmp_path}/nope", untrusted_env)
     assert str(e.value) == f"program '{tmp_path}/nope' does not exist"
 
 
@@ -134,7 +157,7 @@ write("%d %d %d %d\\n" % (*divmod(s, 5), *divmod(t, 5)) * 2)
 """
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = fake(tmp_path, f"sys.path.insert(0, {root!r})\n" + body)
-    agent = ProgramAgent(path)
+    agent = ProgramAgent(path, untrusted_env)
     record = play(agent, Baseline1())
     assert record["error"] is None
     assert agent.depths == [2] * ((record["plies"] + 1) // 2)
@@ -168,7 +191,7 @@ def test_the_exported_player_takes_a_hanging_queen_writing_a_move_per_depth(tmp_
 
 def test_the_exported_player_plays_a_whole_game_through_the_program_agent(tmp_path):
     out = export_nthu("ab", str(tmp_path / "player"), seconds=0.3)
-    agent = program_agent_from_spec(f"nthu:{out}")
+    agent = program_agent_from_spec(f"nthu:{out}", untrusted_env)
     record = play(agent, Baseline2())
     assert record["error"] is None
     assert record["result"] == "white"

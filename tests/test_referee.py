@@ -136,20 +136,20 @@ def test_mate_on_the_last_quiet_ply_wins():
     ({"d": 1}, {"d": 2}),
 ])
 def test_illegal_answers_lose(answer):
-    record = play_game(Scripted([answer]), never(), 1)
+    record = play_game(Scripted([answer]), never(), 1, Game())
     assert (record["result"], record["reason"], record["plies"]) == ("black", "illegal_move", 0)
     assert record["error"] == f"White: illegal answer {answer!r}"
 
 
 def test_a_list_answer_is_accepted():
-    record = play_game(Scripted([[["d", 1], ["d", 2]], None]), never(), 1)
+    record = play_game(Scripted([[["d", 1], ["d", 2]], None]), never(), 1, Game())
     assert record["moves"] == ["d1d2"]
     # Black was asked next (never() has no answers -> IndexError -> crash)
     assert (record["result"], record["reason"]) == ("white", "crash")
 
 
 def test_black_illegal_move_loses():
-    record = play_game(Scripted([mv("d1d2")]), Scripted([mv("d1d2")]), 1)
+    record = play_game(Scripted([mv("d1d2")]), Scripted([mv("d1d2")]), 1, Game())
     assert (record["result"], record["reason"], record["plies"]) == ("white", "illegal_move", 1)
     assert record["error"].startswith("Black: illegal answer")
 
@@ -157,14 +157,14 @@ def test_black_illegal_move_loses():
 def test_crash_records_the_error():
     def boom(board):
         raise ValueError("boom")
-    record = play_game(Scripted([boom]), never(), 1)
+    record = play_game(Scripted([boom]), never(), 1, Game())
     assert (record["result"], record["reason"], record["error"]) == ("black", "crash", "White: ValueError: boom")
 
 
 def test_timeout_from_an_agent():
     def slow(board):
         raise AgentTimeout("no answer within 2 s")
-    record = play_game(Scripted([mv("d1d2")]), Scripted([slow]), 1)
+    record = play_game(Scripted([mv("d1d2")]), Scripted([slow]), 1, Game())
     assert (record["result"], record["reason"], record["error"]) == (
         "white", "timeout", "Black: no answer within 2 s")
 
@@ -203,9 +203,9 @@ def test_think_times_are_recorded_per_move():
 
 
 def test_a_seed_replays_the_game():
-    first = play_game(make_agent("random"), make_agent("random"), 42)
-    again = play_game(make_agent("random"), make_agent("random"), 42)
-    other = play_game(make_agent("random"), make_agent("random"), 43)
+    first = play_game(make_agent("random"), make_agent("random"), 42, Game())
+    again = play_game(make_agent("random"), make_agent("random"), 42, Game())
+    other = play_game(make_agent("random"), make_agent("random"), 43, Game())
     assert first["moves"] == again["moves"] and first["result"] == again["result"]
     assert first["moves"] != other["moves"]
 
@@ -222,8 +222,8 @@ def play_file(name, colour, timeout=2.0, opponent="dummy", seed=1):
     other = make_agent(opponent)
     try:
         if colour == W:
-            return play_game(agent, other, seed)
-        return play_game(other, agent, seed)
+            return play_game(agent, other, seed, Game())
+        return play_game(other, agent, seed, Game())
     finally:
         agent.close()
 

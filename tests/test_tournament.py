@@ -1,57 +1,12 @@
-"""tournament: the rating fit on crafted games with hand-checkable answers, and a small round
-robin of built-in agents."""
+"""tournament: a small round robin of built-in agents (the rating fit itself: test_ratings.py)."""
 import json
-import math
 import os
 import re
 
-import pytest
-
 from harness import cli, stats
-from harness.tournament import FitError, fit_ratings, run_tournament
-
-ELO3 = 400 * math.log10(3)          # the Elo gap at which the stronger side scores 3 in 4
-
-
-def by_player(fit):
-    return {r["player"]: r for r in fit["ratings"]}
-
-
-def test_two_players_three_points_of_four():
-    # p = 3/4 -> a gap of 400 log10(3) = 190.85, split around the mean; the information of the
-    # gap is n p (1 - p) = 4 * 3/16 = 3/4, so each rating (half the gap) has variance
-    # (1/4) / (3/4) = 1/3 in natural units: sd = sqrt(1/3) * 400 / ln 10 = 100.3 Elo
-    fit = fit_ratings(["A", "B"], {("A", "B"): (3, 4)})
-    a, b = by_player(fit)["A"], by_player(fit)["B"]
-    assert (a["elo"], b["elo"]) == (round(ELO3 / 2, 1), round(-ELO3 / 2, 1)) == (95.4, -95.4)
-    assert a["sd"] == round(math.sqrt(1 / 3) * 400 / math.log(10), 1) == 100.3
-    assert (a["low"], a["high"]) == (round(95.424 - 1.96 * 100.296, 1), round(95.424 + 1.96 * 100.296, 1))
-    assert (a["score"], a["games"], b["score"], b["games"]) == (3, 4, 1, 4)
-    assert fit["prior_draws"] == 0
-
-
-def test_three_players_on_one_scale():
-    # A 3/4 against B and B 3/4 against C put A, B, C at +190.85, 0, -190.85; then A against C
-    # is expected to score 1 / (1 + 10^(-381.7/400)) = 9/10, which is exactly what A scored, so
-    # the fit of all games at once is the same scale (draws count half: 2 wins 2 draws = 3/4)
-    fit = fit_ratings(["A", "B", "C"], {("A", "B"): (3, 4), ("B", "C"): (3, 4), ("A", "C"): (9, 10)})
-    elo = {name: r["elo"] for name, r in by_player(fit).items()}
-    assert elo == {"A": round(ELO3, 1), "B": 0.0, "C": round(-ELO3, 1)} == {"A": 190.8, "B": 0.0, "C": -190.8}
-    assert [r["player"] for r in fit["ratings"]] == ["A", "B", "C"]
-    assert by_player(fit)["A"]["sd"] == by_player(fit)["C"]["sd"]
-
-
-def test_a_clean_sweep_gets_the_prior_and_a_note():
-    fit = fit_ratings(["A", "B"], {("A", "B"): (4, 4)})
-    # one virtual draw: A 4.5 of 5 -> a gap of 400 log10(9) = 381.7
-    assert fit["prior_draws"] == 1.0
-    assert by_player(fit)["A"]["elo"] == round(400 * math.log10(9) / 2, 1)
-    assert by_player(fit)["A"]["score"] == 4 and by_player(fit)["A"]["games"] == 4
-
-
-def test_players_without_games_between_them_cannot_be_rated():
-    with pytest.raises(FitError, match="not linked"):
-        fit_ratings(["A", "B", "C", "D"], {("A", "B"): (1, 2), ("C", "D"): (1, 2)})
+from harness.runs.round_robin import plan_round_robin, rate
+from harness.stats.ratings import fit_ratings
+from harness.tournament import run_tournament
 
 
 def test_a_round_robin_of_built_ins(tmp_path):
@@ -124,3 +79,15 @@ def test_paired_games_give_pentanomial_figures(tmp_path, capsys):
     assert line in text.splitlines()
     assert f"| smart vs greedy | [{', '.join(map(str, counts))}] |" in open(os.path.join(out, "report.md")).read()
     assert f"<td>[{', '.join(map(str, counts))}]</td>" in open(os.path.join(out, "report.html"), encoding="utf-8").read()
+
+
+def test_the_round_robin_plans_every_pair_once_with_both_colours_and_rates_its_crosstable(tmp_path):
+    laid_out = plan_round_robin(["a.py", "b", "c"], 2, str(tmp_path), {"a.py": "ann"}, seed=7)
+    assert [(a, b, p.white, p.black, p.games, p.swap, p.label) for a, b, p in laid_out] == [
+        ("ann", "b", "a.py", "b", 4, True, "ann vs b"), ("ann", "c", "a.py", "c", 4, True, "ann vs c"),
+        ("b", "c", "b", "c", 4, True, "b vs c")]
+    assert laid_out[0][2].out == os.path.join(str(tmp_path), "pairs", "ann-vs-b")
+    assert [laid_out[0][2].first_colour(g) for g in range(4)] == ["white", "black", "white", "black"]
+    cross = {"ann": {"b": {"score": 3, "games": 4}}, "b": {"ann": {"score": 1, "games": 4}, "c": {"score": 3, "games": 4}},
+             "c": {"b": {"score": 1, "games": 4}}}
+    assert rate(["ann", "b", "c"], cross) == fit_ratings(["ann", "b", "c"], {("ann", "b"): (3, 4), ("b", "c"): (3, 4)})

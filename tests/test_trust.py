@@ -16,7 +16,7 @@ from harness.core.referee import play_game
 from harness.grading.report import build_report, opponent_entry, render_markdown
 from harness.runs.results import RESULTS_FILE
 from harness.variants import find_variant
-from harness.variants.cs3243.game import course_move
+from harness.variants.cs3243.game import Game, course_move
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = REPO / "tests" / "fixtures" / "hostile"
@@ -45,7 +45,7 @@ class Sleeper(Agent):
 
 def test_thinking_summed_over_the_game_loses_by_game_time():
     white, black = Sleeper(0.06), Sleeper(0.0)
-    record = play_game(white, black, 1, game_time=0.2)
+    record = play_game(white, black, 1, Game(), game_time=0.2)
     assert (record["result"], record["reason"]) == ("black", "game_time")
     seconds = record["think"]["white"]["seconds"]
     # it lost on the move that took its total past 0.2 s, not before (3 or 4 moves of >= 0.06 s)

@@ -11,7 +11,7 @@ import tempfile
 import pytest
 
 from harness.isolation import box
-from harness import cli
+from harness import cli, players
 from harness.isolation.sandbox import CHANNEL, well_formed
 from harness.isolation.untrusted_env import untrusted_env
 from harness.core.variant import WHITE
@@ -90,14 +90,16 @@ def test_proc_environ_shows_the_token_only_outside_the_box(tmp_path, flags):
         assert "FOUND" not in printed and SECRET not in printed
 
 
-def test_a_program_sees_none_of_the_graders_environment(grader_env, tmp_path):
+def test_a_program_sees_none_of_the_graders_environment(grader_env, tmp_path, monkeypatch):
     program = tmp_path / "player.py"
     program.write_text(f"#!{sys.executable}\n"
                        "import json, os, sys\n"
                        "print('ENV ' + json.dumps(dict(os.environ)))\n"
                        "open(sys.argv[2], 'w').write('4 3 3 3\\n')\n")
     program.chmod(program.stat().st_mode | stat.S_IXUSR)
-    agent = ProgramAgent(str(program))
+    monkeypatch.setenv("MINICHESS_NO_PROGRAM_BOX", "1")    # unboxed: the environment alone keeps the token out
+    agent = players.make(f"nthu:{program}", "nthu")     # as every command makes it: players hands in the environment
+    assert isinstance(agent, ProgramAgent) and agent.contain is None
     agent.start_game(WHITE, 0)
     workdir = agent.workdir
     try:

@@ -96,7 +96,7 @@ def test_the_referee_plays_a_variant_game_through_the_interface_only():
 
 
 def test_results_of_cs3243_keep_their_fields_and_name_the_variant():
-    record = play_game(*(__import__("agents").make_agent(n) for n in ("random", "dummy")), 3)
+    record = play_game(*(__import__("agents").make_agent(n) for n in ("random", "dummy")), 3, Game(find_variant("cs3243")))
     assert list(record) == ["seed", "white", "black", "result", "reason", "plies", "moves", "think", "error",
                             "printed", "mutated", "fifty", "max_plies", "start_fen", "engine_moves", "variant"]
     assert record["variant"] == "cs3243"

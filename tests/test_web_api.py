@@ -309,7 +309,7 @@ def test_a_results_file_and_its_analysis_are_stepped_through(client):
     game = post(client, "/api/records/game", {"results": results, "analysis": analysis, "game": 1}).json()
     assert game["moves"] == moves and len(game["positions"]) == len(game["fens"]) == len(moves) + 1
     assert game["fens"][0] == "nbqkaer/fpppppf/7/7/7/FPPPPPF/NBQKAER w - - 0 1"
-    # the review as the report's viewer shows it (html_report.review_data)
+    # the review as the report's viewer shows it (harness.view.html's review_data)
     review = game["review"]
     assert review["judgements"][:3] == [None, "blunder", None] and review["wins"][:3] == [50.0, 52.76, 80.1]
     assert review["texts"][2] == (f"ply 2, Black {moves[1]}?? (best a5a4): +0.30 -> +4.00, Black's win 47.2 % -> "

@@ -7,7 +7,7 @@ import os
 from ..analysis.run import analyse_games
 from ..analysis.store import results_files
 from ..analysis.text import accuracy_text, turning_point_text
-from ..view.html import REPORT_HTML, write_report_html, write_series_html
+from ..grading.report_html import REPORT_HTML, write_report_html, write_series_html
 from ..grading.report import PREVIOUS
 from ..tournament import redraw_tournament_html
 from ..runs.results import SUMMARY_FILE, damage_notes, read_records_noting_damage, read_settings

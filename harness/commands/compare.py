@@ -6,7 +6,7 @@ import os
 from ..runs import cluster
 from ..compare.pairs import Sprt, text_lines
 from ..compare.run import COMPARE_JSON, run_compare
-from ..grading.report import directory_name
+from ..runs.series import directory_name
 from ..stats import SPRT_MODELS
 from .common import (DEFAULT_OUT, UsageError, add_game_options, add_game_time_option, add_run_options, agent_spec,
                      agents_help, positive_int, progress_mode, runs_in, series_limits)

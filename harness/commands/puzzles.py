@@ -11,8 +11,8 @@ from ..grading import grade
 from .. import players
 from ..puzzles.puzzle import DEFAULT_SET, PuzzleError, find, load_set, shipped_sets
 from ..puzzles.run import render_text, run_set, summarize
-from ..grading.report import directory_name, file_sha256
-from ..runs.results import SUMMARY_FILE, write_json
+from ..runs.results import SUMMARY_FILE, file_sha256, write_json
+from ..runs.series import directory_name
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants.cs3243 import VARIANT
 from .common import (UsageError, add_box_options, add_progress_options, add_resume_options, agent_spec,

@@ -8,7 +8,7 @@ from ..grading import grade
 from .. import players
 from ..analysis.run import analyse_games, check_analyser
 from ..grading.file_check import check_summary
-from ..view.html import write_report_html
+from ..grading.report_html import write_report_html
 from ..grading.report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, add_reviews, build_report, keep_previous,
                               opponent_entry, plan_report, render_text, write_report)
 from ..runs.results import group_settings, hold_folder, open_group

@@ -5,10 +5,9 @@ from ..isolation import box
 from ..runs import cluster
 from ..grading import grade
 from .. import players, stats
-from ..view.html import write_series_html
-from ..grading.report import directory_name
+from ..grading.report_html import write_series_html
 from ..runs.results import hold_folder, outcome
-from ..runs.series import RunOptions, SeriesPlan, run_plans
+from ..runs.series import RunOptions, SeriesPlan, directory_name, run_plans
 from .common import (DEFAULT_OUT, add_game_options, add_game_time_option, add_run_options, agent_spec, agents_help,
                      positive_int, progress_mode, runs_in, series_limits)
 

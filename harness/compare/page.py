@@ -1,13 +1,16 @@
 """compare's report.html: the verdict and fastchess's lines, the LLR over the games played with its
 bounds, the Elo and normalized Elo intervals narrowing as pairs finish, and every game in the board
-viewer (html_report's page parts: matplotlib SVG without pyplot, Jinja2, the viewer)."""
+viewer (harness.view.html's page parts: matplotlib SVG without pyplot, Jinja2, the viewer)."""
 import math
 import os
 from typing import Any, Dict, List, Optional
 
+from ..grading.report import REPORT_HTML
 from ..runs.results import settings_variant
-from ..view.html import REPORT_HTML, _figure, _svg, _template, _viewer_context, game_data, variant_of
+from ..view.html import game_data, inline_svg, new_figure, template, variant_of, viewer_context
 from .pairs import text_lines
+
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
 
 def _value(step: dict, key: str) -> float:
@@ -20,7 +23,7 @@ def llr_plot(history: List[dict], bounds: List[float]) -> Optional[str]:
     steps = [s for s in history if "llr" in s]
     if not steps:
         return None
-    figure, axes = _figure(7.2, 3.0)
+    figure, axes = new_figure(7.2, 3.0)
     games = [0] + [s["games"] for s in steps]
     axes.plot(games, [0.0] + [s["llr"] for s in steps], color="#1f4e8c", linewidth=1.4, label="LLR")
     for bound, colour, name in ((bounds[1], "#3f8f4f", "H1 accepted"), (bounds[0], "#c2463d", "H0 accepted")):
@@ -30,7 +33,7 @@ def llr_plot(history: List[dict], bounds: List[float]) -> Optional[str]:
     axes.set_xlim(left=0)
     axes.legend(frameon=False, loc="lower right", bbox_to_anchor=(1, 1), ncol=3, borderaxespad=0.2)
     figure.tight_layout()
-    return _svg(figure, "llr")
+    return inline_svg(figure, "llr")
 
 
 def elo_plot(history: List[dict], key: str, label: str, hypotheses: Optional[List[float]]) -> Optional[str]:
@@ -41,7 +44,7 @@ def elo_plot(history: List[dict], key: str, label: str, hypotheses: Optional[Lis
     games = [s["games"] for s in history]
     centre = [_value(s, key) for s in history]
     margin = [_value(s, key + "_margin") for s in history]
-    figure, axes = _figure(7.2, 3.0)
+    figure, axes = new_figure(7.2, 3.0)
     axes.fill_between(games, [c - m for c, m in zip(centre, margin)], [c + m for c, m in zip(centre, margin)],
                       color="#7aa6d6", alpha=0.35, linewidth=0, label="95 % interval")
     axes.plot(games, centre, color="#1f4e8c", linewidth=1.4, label=label)
@@ -54,7 +57,7 @@ def elo_plot(history: List[dict], key: str, label: str, hypotheses: Optional[Lis
     axes.set_xlim(left=0)
     axes.legend(frameon=False, loc="lower right", bbox_to_anchor=(1, 1), ncol=4, borderaxespad=0.2)
     figure.tight_layout()
-    return _svg(figure, key)
+    return inline_svg(figure, key)
 
 
 def verdict(summary: dict) -> Dict[str, str]:
@@ -95,7 +98,7 @@ def render_compare_html(summary: dict, records: List[Dict[str, Any]], results_pa
         game = game_data(f"pair {record['game'] // 2}", record, variant, colour, results_path)
         game["colour"] = colour
         games.append(game)
-    return _template("compare.html.j2").render(
+    return template("compare.html.j2", TEMPLATES).render(
         title=f"Compare: {summary['new']} vs {summary['old']}", settings=settings_line(summary),
         verdict=verdict(summary), lines=text_lines(summary), summary=summary, notes=summary.get("notes", []),
         llr_svg=llr_plot(summary["history"], sprt["bounds"]) if sprt else None,
@@ -103,7 +106,7 @@ def render_compare_html(summary: dict, records: List[Dict[str, Any]], results_pa
                          [sprt["elo0"], sprt["elo1"]] if sprt and sprt["model"] == "logistic" else None),
         nelo_svg=elo_plot(summary["history"], "nelo", "normalized Elo",
                           [sprt["elo0"], sprt["elo1"]] if sprt and sprt["model"] == "normalized" else None),
-        games=games, **_viewer_context(variant, games))
+        games=games, **viewer_context(variant, games))
 
 
 def write_compare_html(out: str, summary: dict, records: List[Dict[str, Any]], results_path: str,

@@ -13,7 +13,6 @@ from typing import Any, Callable, Dict, List, Optional
 
 from .agent import Agent, AgentCrash, AgentTimeout
 from .game import Game
-from ..variants import DEFAULT_VARIANT, find_variant
 from .variant import BLACK, OTHER, WHITE, Fault, Move, Outcome, Termination
 
 SECONDS_DIGITS = 6       # think times are recorded to the microsecond
@@ -86,15 +85,14 @@ def agent_turn(agent: Agent, game: Game, colour: str, rng: random.Random,
     return Turn(move, elapsed, mutated)
 
 
-def play_game(white: Agent, black: Agent, seed: int, game: Optional[Game] = None,
+def play_game(white: Agent, black: Agent, seed: int, game: Game,
               on_move: Optional[MoveObserver] = None,
               game_time: Optional[float] = None) -> Dict[str, Any]:
-    """Play `game` (default: CS3243's start position) to its end; return the game's record.
+    """Play `game` (the caller's: any variant's, from any position) to its end; return the game's record.
 
     game_time: when given, each side's thinking summed over the game may not pass it; the side
     that runs out loses by `game_time` (and no single move may take longer than what is left).
     The caller owns the agents and closes them afterwards."""
-    game = game or Game(find_variant(DEFAULT_VARIANT))
     agents = {WHITE: white, BLACK: black}
     for colour, agent in agents.items():
         agent.start_game(colour, seed)

@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ..isolation import box as boxing
 from .file_check import check_summary
-from ..view.html import write_report_html
+from .report_html import write_report_html
 from .report import (COURSE_GAME_SECONDS, DEFAULT_OPPONENTS, build_report, directory_name, opponent_entry,
                      opponent_score, plan_report, printed_text, project_version, split_points, write_report)
 from ..runs.results import (RESULTS_FILE, ResultsError, changed_files, check_free, file_sha256, group_settings,

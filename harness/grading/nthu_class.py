@@ -24,7 +24,8 @@ from ..isolation import box as boxing
 from ..runs.results import changed_files, hold_folder, read_settings, write_json
 from ..runs.series import RunOptions, SeriesPlan, run_plans
 from ..runs.pool import worker_pool
-from ..tournament import FitError, build_tournament_report, crosstable, plan_tournament
+from ..runs.round_robin import crosstable, plan_round_robin, rate
+from ..stats.ratings import FitError
 from ..variants.nthu.grading import BASELINES, agent_result, pair_passes
 from ..variants.nthu.program import PREFIX
 from . import build as building
@@ -163,7 +164,7 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
         return {players[0]: {"rank": 1, "elo": None, "low": None, "high": None, "score": 0, "games": 0}}
     spec = {name: PREFIX + states[name]["binary"] for name in players}
     name_of = {v: k for k, v in spec.items()}
-    laid_out = plan_tournament([spec[p] for p in players], 1, os.path.join(out, RANKING), variant=VARIANT,
+    laid_out = plan_round_robin([spec[p] for p in players], 1, os.path.join(out, RANKING), variant=VARIANT,
                                move_timeout=move_timeout, box=box)
     for a, b, plan in laid_out:
         plan.label = f"{name_of[a]} vs {name_of[b]}"
@@ -176,7 +177,7 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
         hold=False, label="ranking")).records
     cross = crosstable([spec[p] for p in players], laid_out, records)
     try:
-        report = build_tournament_report([spec[p] for p in players], {}, cross)
+        report = rate([spec[p] for p in players], cross)
     except FitError as exc:
         raise ClassError(f"the class ranking cannot be rated: {exc}") from None
     ranked = ranks(report["ratings"], name_of)
@@ -187,7 +188,7 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
 
 
 def ranks(ratings: List[dict], name_of: Dict[str, str]) -> Dict[str, dict]:
-    """{student: {"rank", "elo", "low", "high", "score", "games"}} from `tournament`'s ratings: by
+    """{student: {"rank", "elo", "low", "high", "score", "games"}} from the round robin's ratings: by
     rating, equal ratings by round-robin score, then by name."""
     ordered = sorted(ratings, key=lambda r: (-r["elo"], -r["score"], name_of[r["player"]]))
     return {name_of[r["player"]]: {"rank": rank, "elo": r["elo"], "low": r["low"], "high": r["high"],

@@ -8,15 +8,14 @@ import datetime
 import importlib.metadata
 import json
 import os
-import re
-import shlex
 import shutil
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .. import stats
 from ..analysis.text import turning_point_text
 from ..runs.results import RUN_FILE, check_free, file_sha256, settings_variant, side_summary, write_json
-from ..runs.series import SeriesPlan
+from ..runs.series import SeriesPlan, directory_name
+from ..view.html import replay_command
 from ..variants import DEFAULT_VARIANT, find_variant
 
 # CS3243's course settings (each variant carries its own: `Variant.pass_marks`, ...): the pass
@@ -37,11 +36,6 @@ def entry_key(opponent: str, colour: str) -> str:
     return opponent if colour == "white" else f"{opponent}@black"
 
 
-def directory_name(key: str) -> str:
-    """A series directory name for a key (a file opponent's path becomes one path component)."""
-    return re.sub(r"[^A-Za-z0-9_.@+-]", "_", key)
-
-
 def plan_report(agent: str, opponents: Sequence[str], colours: Sequence[str], games: int, out: str,
                 **series) -> List[Tuple[str, str, str, SeriesPlan]]:
     """(key, opponent, colour, plan) for every opponent and colour; `series` goes to each plan."""
@@ -54,11 +48,6 @@ def plan_report(agent: str, opponents: Sequence[str], colours: Sequence[str], ga
                               games=games, label=key, perspective=colour, **series)
             out_plans.append((key, opponent, colour, plan))
     return out_plans
-
-
-def replay_command(results_path: str, game: int) -> str:
-    """The command that replays one game, ready to paste (paths quoted when they need it)."""
-    return f"python -m harness replay {shlex.quote(results_path)} --game {game}"
 
 
 def not_won(records: List[dict], colour: str, results_path: Optional[str]) -> List[dict]:

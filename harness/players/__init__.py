@@ -17,6 +17,7 @@ from ..core.agent import Agent, AgentError
 from ..core.agent_spec import BUILTIN, FILE, PROGRAM, UCI, AgentSpec
 from ..isolation.box import BoxSettings
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
+from ..isolation.untrusted_env import untrusted_env
 from ..isolation.untrusted_run import contained
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
 
@@ -149,7 +150,7 @@ def make(spec: Spec, variant: str = DEFAULT_VARIANT, move_timeout: Optional[floa
             prefix = find_variant(programs[0]).program_prefix
             raise AgentError(f"agent '{spec}': {prefix}PATH programs play {' and '.join(programs)} only "
                              f"(--variant {programs[0]})")
-        return find_variant(variant).program_agent(spec, move_timeout, containment(program_box(box)))
+        return find_variant(variant).program_agent(spec, move_timeout, containment(program_box(box)), untrusted_env)
     if parsed.kind == UCI:
         if variant not in variants_taking("uci"):
             raise AgentError(f"agent '{spec}': UCI engines play {' and '.join(variants_taking('uci'))} only")

@@ -12,6 +12,7 @@ plan records the sha256 of its agent files, so a resume never mixes two versions
 import contextlib
 import os
 import random
+import re
 import sys
 import traceback
 from dataclasses import dataclass
@@ -29,6 +30,11 @@ from ..variants import DEFAULT_VARIANT, find_variant
 from ..core.variant import Move
 from .pool import worker_pool
 from .progress import Progress, _Tally
+
+
+def directory_name(key: str) -> str:
+    """A series directory name for a key (a file opponent's path becomes one path component)."""
+    return re.sub(r"[^A-Za-z0-9_.@+-]", "_", key)
 
 
 @dataclass

@@ -13,8 +13,11 @@ Faults, scored as the course scores them (the player loses):
 - a group that is not one of the mover's moves: the group is returned as text ("5 2 9 9"), which
   the variant does not read as a move, so the referee records an illegal move;
 - a program stopped at the limit keeps a valid move it had already written.
-A file that is not executable but ends in .py is run with this Python. The program's environment
-is `harness.isolation.untrusted_env`'s (its working folder as HOME and TMPDIR), nothing of the grader's.
+A file that is not executable but ends in .py is run with this Python. The program's whole
+environment is `environment(workdir)`, given by the caller (harness.players: the box's clean
+environment, `harness.isolation.untrusted_env`, its working folder as HOME and TMPDIR), nothing of
+the grader's: this module describes how the course runs a program (its command, files and
+protocol); how an untrusted process is started is isolation's, below which variants sit.
 
 `contain(argv, workdir, limit, grace)`, given by the caller (harness.players: the box), turns the
 command into a boxed one, (argv, env): the program then runs in the box with its working folder
@@ -28,15 +31,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from harness.core.agent import Agent, AgentCrash, AgentError, AgentTimeout
-from harness.isolation.untrusted_env import untrusted_env
 
 from . import move_from_course
 from .files import read_action, state_text
 
 PREFIX = "nthu:"
+Environment = Callable[[str], Dict[str, str]]    # working folder -> the program's whole environment
 COURSE_TIMEOUT = 10.0
 GRACE = 1.0
 SLACK = 2.0             # seconds past limit + grace before a contained program is killed from outside
@@ -44,7 +47,7 @@ OUTPUT_LIMIT = 20000
 
 
 class ProgramAgent(Agent):
-    def __init__(self, path: str, timeout: float = COURSE_TIMEOUT, grace: float = GRACE,
+    def __init__(self, path: str, environment: Environment, timeout: float = COURSE_TIMEOUT, grace: float = GRACE,
                  contain: Optional[Callable[..., Tuple[List[str], dict]]] = None):
         if os.path.isdir(path):
             raise AgentError(f"program '{path}' is a folder: give the program file in it")
@@ -55,6 +58,7 @@ class ProgramAgent(Agent):
         self.timeout = timeout
         self.grace = grace
         self.contain = contain
+        self.environment = environment
         self.depths: List[int] = []           # complete groups written, per move
         self.timed_out: List[bool] = []       # stopped at the limit, per move
         self.workdir: Optional[str] = None
@@ -81,7 +85,7 @@ class ProgramAgent(Agent):
     def _run(self):
         """Run the program once; (timed out, exit status or None)."""
         log = os.path.join(self.workdir, "output")
-        command, env, wait = self.command(), untrusted_env(self.workdir), self.timeout
+        command, env, wait = self.command(), self.environment(self.workdir), self.timeout
         if self.contain is not None:
             command, env = self.contain(command, self.workdir, self.timeout, self.grace)
             wait = self.timeout + self.grace + SLACK
@@ -175,9 +179,10 @@ def _legal(view):
     return core.moves(view.board, view.side)
 
 
-def program_agent_from_spec(spec: str, timeout: Optional[float] = None, contain=None) -> ProgramAgent:
-    """The agent of ``nthu:PATH`` (the course's 10 s a move when `timeout` is None); AgentError
-    (one line) when PATH is not a file."""
+def program_agent_from_spec(spec: str, environment: Environment, timeout: Optional[float] = None,
+                            contain=None) -> ProgramAgent:
+    """The agent of ``nthu:PATH`` (the course's 10 s a move when `timeout` is None), started with
+    `environment` (and in the box when `contain` is given); AgentError (one line) when PATH is not a file."""
     if not spec.startswith(PREFIX) or not spec[len(PREFIX):]:
         raise AgentError(f"'{spec}' is not nthu:PATH")
-    return ProgramAgent(spec[len(PREFIX):], timeout=timeout or COURSE_TIMEOUT, contain=contain)
+    return ProgramAgent(spec[len(PREFIX):], environment, timeout=timeout or COURSE_TIMEOUT, contain=contain)
