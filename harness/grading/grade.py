@@ -37,6 +37,7 @@ from ..runs.results import (RESULTS_FILE, ResultsError, changed_files, check_fre
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..runs.series import RunOptions, RunResult, run_plans
 from .submission import class_entry, find_submission
+from ..variants import DEFAULT_VARIANT
 
 GRADEBOOK_CSV, GRADEBOOK_JSON = "gradebook.csv", "gradebook.json"
 STUDENTS = "students"
@@ -298,7 +299,7 @@ class ClassGradeSettings:
     runner or None for the local pool, resume, force, progress, say: where the notes go)."""
     games: int = 50
     opponents: Sequence[str] = DEFAULT_OPPONENTS
-    variant: str = "cs3243"
+    variant: str = DEFAULT_VARIANT
     seed: int = 0
     move_timeout: float = DEFAULT_MOVE_TIMEOUT
     game_time: Optional[float] = COURSE_GAME_SECONDS
