@@ -27,6 +27,7 @@ from agents.congo.ab import NODES, ABAgent  # noqa: E402
 from agents.congo.course import AlphaBetaAgent, MinimaxAgent  # noqa: E402
 from harness.core.interrupts import exit_code  # noqa: E402
 from harness import stats  # noqa: E402
+from harness.view.text import elo_line, score_line  # noqa: E402
 from harness.core.variant import BLACK, WHITE  # noqa: E402
 from harness.variants.congo import VARIANT  # noqa: E402
 from harness.variants.congo import rules, search  # noqa: E402
@@ -157,8 +158,8 @@ def match(args):
     score = stats.score(wins, draws, losses)
     verdict = "ok" if score >= SCORE_TARGET else "BELOW TARGET"
     print(f"  ab W/D/L {wins}/{draws}/{losses}: score {score:.1%} (target {SCORE_TARGET:.0%}: {verdict})")
-    print(f"  {stats.score_line('ab', 'alphabeta', wins, losses, draws)}")
-    print(f"  {stats.elo_line(wins, losses, draws)}")
+    print(f"  {score_line('ab', 'alphabeta', wins, losses, draws)}")
+    print(f"  {elo_line(wins, losses, draws)}")
     if ab_bad:
         print(f"  not won (game:ab colour:result): {' '.join(ab_bad)}")
     print(f"  game length: median {statistics.median(lengths)} plies, longest {max(lengths)}")

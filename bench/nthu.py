@@ -38,7 +38,7 @@ from agents.nthu.search import Search  # noqa: E402
 from harness.core.game import Game  # noqa: E402
 from harness.core.interrupts import exit_code  # noqa: E402
 from harness.core.referee import play_game  # noqa: E402
-from harness.stats import elo_line, score_line  # noqa: E402
+from harness.view.text import elo_line, score_line  # noqa: E402
 from harness.core.variant import BLACK, WHITE  # noqa: E402
 from harness.variants.nthu import VARIANT  # noqa: E402
 

@@ -140,8 +140,9 @@ def test_series_prints_the_score_and_elo_lines(tmp_path, capsys):
     d = 3 - w - b
     lines = out.splitlines()
     from harness import stats
+    from harness.view.text import elo_line
     assert lines[1] == f"Score of greedy vs dummy: {w} - {b} - {d}  [{(w + d / 2) / 3:.3f}] 3"
-    assert lines[2] == stats.elo_line(w, b, d) and lines[2].startswith("Elo difference: ")
+    assert lines[2] == elo_line(w, b, d) and lines[2].startswith("Elo difference: ")
     summary = json.loads((out_dir / "report.json").read_text())
     assert summary["settings"]["variant"] == "cs3243"
     assert summary["white"]["win_wilson95"] == [round(x, 4) for x in stats.wilson(w, 3)]

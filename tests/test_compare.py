@@ -10,6 +10,7 @@ import pytest
 
 from cli_run import run_cli
 from harness import stats
+from harness.compare.text import pentanomial_lines
 from harness.runs.results import outcome
 from harness.runs.series import RunOptions, SeriesPlan, run_plans
 
@@ -78,7 +79,7 @@ def test_compare_stops_where_the_sprt_first_decides(tmp_path, capsys):
     assert [h["llr"] for h in summary["history"]] == [round(s[2], 4) for s in steps]
     assert text.splitlines()[:9] == [
         "-" * 50, "Results of smart vs greedy:",
-        *stats.pentanomial_lines(counts, wdl["win"], wdl["loss"], wdl["draw"]),
+        *pentanomial_lines(counts, wdl["win"], wdl["loss"], wdl["draw"]),
         f"LLR: {llr:.2f} (-2.94, 2.94) [0.00, 50.00]", "-" * 50,
         "SPRT ([0.00, 50.00]) completed - H1 was accepted"]
     page = (out / "report.html").read_text()
@@ -135,7 +136,7 @@ def test_fixed_games_play_them_all_without_a_test(tmp_path, capsys):
     assert sorted(r["game"] for r in records) == list(range(6))
     steps, wdl, _ = recount(records)
     lines = text.splitlines()
-    assert lines[2:6] == stats.pentanomial_lines(steps[-1][1], wdl["win"], wdl["loss"], wdl["draw"])
+    assert lines[2:6] == pentanomial_lines(steps[-1][1], wdl["win"], wdl["loss"], wdl["draw"])
     assert lines[6] == "-" * 50 and not any(line.startswith(("LLR", "SPRT")) for line in lines)
     summary = json.loads((out / "compare.json").read_text())
     assert summary["sprt"] is None and summary["games"] == 6 and summary["pentanomial"] == steps[-1][1]

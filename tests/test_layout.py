@@ -199,3 +199,14 @@ def test_the_layer_check_finds_an_import_running_up_or_sideways():
              "agents.nthu.analyser": {"harness.core.analyser"}}          # down
     assert upward_imports(graph) == {("harness.core.game", "harness.runs.series"),
                                      ("harness.grading.report", "harness.replay")}
+
+
+def test_stats_holds_numbers_only():
+    """stats/ computes; the lines of text that show its numbers live with what prints them
+    (harness/view/text.py, harness/compare/text.py): no function of stats returns a str."""
+    texts = []
+    for path in (HARNESS / "stats").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and isinstance(node.returns, ast.Name) and node.returns.id == "str":
+                texts.append(f"{path.name}:{node.name}")
+    assert texts == []

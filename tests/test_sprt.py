@@ -5,6 +5,7 @@ import math
 import pytest
 
 from harness import stats
+from harness.compare import text
 
 X = stats.PAIR_SCORES
 
@@ -41,15 +42,15 @@ def test_the_lines_read_exactly_as_fastchess_prints_them():
     # a fastchess run published by the Zeno engine's author (github.com/Toudonou/zeno, docs/testing.md,
     # "Bishop pair"): 11048 games, SPRT [0, 5], alpha = beta = 0.01
     counts = [531, 1096, 2084, 1150, 663]
-    assert stats.pentanomial_lines(counts, 4138, 3820, 3090) == [
+    assert text.pentanomial_lines(counts, 4138, 3820, 3090) == [
         "Elo: 10.00 +/- 5.16, nElo: 12.56 +/- 6.48",
         "LOS: 99.99 %, DrawRatio: 37.73 %, PairsRatio: 1.11",
         "Games: 11048, Wins: 4138, Losses: 3820, Draws: 3090, Points: 5683.0 (51.44 %)",
         "Ptnml(0-2): [531, 1096, 2084, 1150, 663]"]
     bounds = stats.sprt_bounds(0.01, 0.01)
-    assert stats.llr_line(stats.sprt_llr(counts, 0, 5), bounds, 0, 5) == "LLR: 4.60 (-4.60, 4.60) [0.00, 5.00]"
-    assert stats.sprt_line(0, 5, "H1", 11048) == "SPRT ([0.00, 5.00]) completed - H1 was accepted"
-    assert stats.sprt_line(0, 10, None, 1000) == "SPRT ([0.00, 10.00]) completed - no decision after 1000 games"
+    assert text.llr_line(stats.sprt_llr(counts, 0, 5), bounds, 0, 5) == "LLR: 4.60 (-4.60, 4.60) [0.00, 5.00]"
+    assert text.sprt_line(0, 5, "H1", 11048) == "SPRT ([0.00, 5.00]) completed - H1 was accepted"
+    assert text.sprt_line(0, 10, None, 1000) == "SPRT ([0.00, 10.00]) completed - no decision after 1000 games"
 
 
 @pytest.mark.parametrize("counts, elo0, elo1, alpha, beta, printed", [
@@ -62,7 +63,7 @@ def test_the_lines_read_exactly_as_fastchess_prints_them():
 def test_normalized_llr_matches_published_fastchess_runs(counts, elo0, elo1, alpha, beta, printed):
     """LLR lines of fastchess runs (its default, normalized model) published in Zeno's docs/testing.md."""
     llr = stats.sprt_llr(counts, elo0, elo1)
-    assert stats.llr_line(llr, stats.sprt_bounds(alpha, beta), elo0, elo1) == \
+    assert text.llr_line(llr, stats.sprt_bounds(alpha, beta), elo0, elo1) == \
         f"LLR: {printed} [{elo0:.2f}, {elo1:.2f}]"
 
 
@@ -207,4 +208,4 @@ def test_counts_from_pair_points_and_the_edges():
     assert stats.pentanomial_nelo([0, 0, 3, 0, 0]) == (0.0, pytest.approx(stats.Z95 / math.sqrt(6) * stats.NELO_SCALE))
     assert stats.pentanomial_nelo([0, 0, 0, 0, 3])[0] == math.inf
     assert stats.pentanomial_elo([0, 0, 0, 0, 3]) == (math.inf, math.inf)
-    assert stats.pentanomial_lines([0, 0, 0, 0, 3], 6, 0, 0)[1] == "LOS: 100.00 %, DrawRatio: 0.00 %, PairsRatio: inf"
+    assert text.pentanomial_lines([0, 0, 0, 0, 3], 6, 0, 0)[1] == "LOS: 100.00 %, DrawRatio: 0.00 %, PairsRatio: inf"

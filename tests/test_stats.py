@@ -4,6 +4,7 @@ import math
 import pytest
 
 from harness import stats
+from harness.view.text import elo_line, score_line
 
 
 def test_score_elo_margin_and_los_of_13_wins_8_losses_3_draws():
@@ -23,16 +24,16 @@ def test_score_elo_margin_and_los_of_13_wins_8_losses_3_draws():
 
 
 def test_the_two_lines_a_chess_engine_tester_expects():
-    assert stats.score_line("AB.py", "minimax", 13, 8, 3) == "Score of AB.py vs minimax: 13 - 8 - 3  [0.604] 24"
-    assert stats.elo_line(13, 8, 3) == "Elo difference: 73.5 +/- 140.7, LOS: 86.2 %, DrawRatio: 12.5 %"
+    assert score_line("AB.py", "minimax", 13, 8, 3) == "Score of AB.py vs minimax: 13 - 8 - 3  [0.604] 24"
+    assert elo_line(13, 8, 3) == "Elo difference: 73.5 +/- 140.7, LOS: 86.2 %, DrawRatio: 12.5 %"
 
 
 def test_a_sweep_has_infinite_elo_and_margin():
     assert stats.elo(10, 0, 0) == math.inf and stats.elo(0, 0, 10) == -math.inf
     assert stats.elo_margin(10, 0, 0) == math.inf
-    assert stats.elo_line(10, 0, 0) == "Elo difference: +inf +/- inf, LOS: 99.9 %, DrawRatio: 0.0 %"
+    assert elo_line(10, 0, 0) == "Elo difference: +inf +/- inf, LOS: 99.9 %, DrawRatio: 0.0 %"
     # all draws: no spread at all, so no margin (and an even LOS)
-    assert stats.elo_line(0, 0, 4) == "Elo difference: 0.0 +/- 0.0, LOS: 50.0 %, DrawRatio: 100.0 %"
+    assert elo_line(0, 0, 4) == "Elo difference: 0.0 +/- 0.0, LOS: 50.0 %, DrawRatio: 100.0 %"
 
 
 def test_wilson_intervals_match_the_published_examples():

@@ -4,7 +4,8 @@ import os
 from ..isolation import box
 from ..runs import cluster
 from ..grading import grade
-from .. import players, stats
+from .. import players
+from ..view.text import elo_line, score_line
 from ..grading.report_html import write_series_html
 from ..runs.results import hold_folder, outcome
 from ..runs.series import RunOptions, SeriesPlan, directory_name, run_plans
@@ -40,8 +41,8 @@ def _run(args, plan: SeriesPlan, limits: dict, out: str) -> int:
         print(f"(with --openings, games alternate colours: the lines below are {args.white}'s results)")
     else:
         wins, losses, draws = score["white"], score["black"], score["draw"]
-    print(stats.score_line(args.white, args.black, wins, losses, draws))
-    print(stats.elo_line(wins, losses, draws))
+    print(score_line(args.white, args.black, wins, losses, draws))
+    print(elo_line(wins, losses, draws))
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items(), key=lambda i: -i[1])))
     for colour in ("white", "black"):
         printed = sum(1 for r in records if (r.get("printed") or {}).get(colour))

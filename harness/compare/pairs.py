@@ -8,6 +8,7 @@ from typing import Dict, List, Optional, Tuple
 from .. import stats
 from ..runs.results import POINTS, outcome
 from ..runs.series import SeriesPlan
+from .text import llr_line, pentanomial_lines, sprt_line
 
 DASHES = "-" * 50
 HISTORY_FIGURES = ("elo", "elo_margin", "nelo", "nelo_margin")
@@ -97,11 +98,11 @@ def text_lines(summary: dict) -> List[str]:
     """What compare prints: fastchess's block for NEW against OLD, and with a test its LLR line and
     verdict (`SPRT ([0.00, 10.00]) completed - H1 was accepted`)."""
     lines = [DASHES, f"Results of {summary['new']} vs {summary['old']}:",
-             *stats.pentanomial_lines(summary["pentanomial"], summary["wins"], summary["losses"], summary["draws"])]
+             *pentanomial_lines(summary["pentanomial"], summary["wins"], summary["losses"], summary["draws"])]
     sprt = summary["sprt"]
     if sprt is not None:
-        lines += [stats.llr_line(sprt["llr"], sprt["bounds"], sprt["elo0"], sprt["elo1"]), DASHES,
-                  stats.sprt_line(sprt["elo0"], sprt["elo1"], sprt["result"], summary["games"])]
+        lines += [llr_line(sprt["llr"], sprt["bounds"], sprt["elo0"], sprt["elo1"]), DASHES,
+                  sprt_line(sprt["elo0"], sprt["elo1"], sprt["result"], summary["games"])]
     else:
         lines.append(DASHES)
     return lines

@@ -11,11 +11,11 @@ import os
 import shutil
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .. import stats
 from ..analysis.text import turning_point_text
 from ..runs.results import RUN_FILE, check_free, file_sha256, settings_variant, side_summary, write_json
 from ..runs.series import SeriesPlan, directory_name
 from ..view.html import replay_command
+from ..view.text import format_elo
 from ..variants import DEFAULT_VARIANT, find_variant
 
 # CS3243's course settings (each variant carries its own: `Variant.pass_marks`, ...): the pass
@@ -240,10 +240,10 @@ def statistics_rows(report: dict) -> List[Tuple[str, ...]]:
     mark, the score, the Elo difference with its 95 % margin, and the LOS."""
     rows = []
     for e in report["opponents"].values():
-        elo = stats.format_elo(e.get("elo"))
+        elo = format_elo(e.get("elo"))
         margin = e.get("elo_margin")
         if margin is not None and elo not in ("+inf", "-inf", "-"):
-            elo += " +/- " + stats.format_elo(margin).lstrip("+")
+            elo += " +/- " + format_elo(margin).lstrip("+")
         rows.append((
             e["opponent"], e["colour"],
             interval_text(e["wins"], e["games"], e.get("win_wilson95"), "won"),

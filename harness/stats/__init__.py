@@ -1,4 +1,6 @@
-"""One place for the statistics every report and bench prints (model: cutechess-cli, fastchess).
+"""One place for the statistics every report and bench prints (model: cutechess-cli, fastchess):
+numbers only; their lines of text are in harness/view/text.py (score, Elo) and
+harness/compare/text.py (the pentanomial report and the SPRT).
 
 From a win/draw/loss count of one side: its score, the Elo difference that score implies, the
 95 % margin of that difference from the trinomial (win/draw/loss) variance, the likelihood of
@@ -108,31 +110,6 @@ def summary(wins: int, draws: int, losses: int) -> Dict[str, object]:
         "win_wilson95": interval(wins),
         "not_lost_wilson95": interval(wins + draws),
     }
-
-
-def format_elo(value: Optional[float]) -> str:
-    if value is None:
-        return "-"
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{value:.1f}"
-
-
-def score_line(white: str, black: str, wins: int, losses: int, draws: int) -> str:
-    """cutechess's line, from the first side's view: `Score of A vs B: W - L - D  [0.625] 24`."""
-    games = wins + losses + draws
-    s = score(wins, draws, losses)
-    return f"Score of {white} vs {black}: {wins} - {losses} - {draws}  [{s if s is None else f'{s:.3f}'}] {games}"
-
-
-def elo_line(wins: int, losses: int, draws: int) -> str:
-    """`Elo difference: 88.7 +/- 120.3, LOS: 91.2 %, DrawRatio: 12.5 %`."""
-    games = wins + losses + draws
-    margin = elo_margin(wins, draws, losses)
-    margin_text = "-" if margin is None else ("inf" if math.isinf(margin) else f"{margin:.1f}")
-    draw_ratio = 100 * draws / games if games else 0.0
-    return (f"Elo difference: {format_elo(elo(wins, draws, losses))} +/- {margin_text}, "
-            f"LOS: {100 * los(wins, losses):.1f} %, DrawRatio: {draw_ratio:.1f} %")
 
 
 # ----------------------------------------------------------------------------- game pairs and the SPRT
@@ -427,46 +404,3 @@ def sprt_llr(counts: Sequence[int], elo0: float, elo1: float, model: str = "norm
     else:
         raise ValueError(f"unknown SPRT model '{model}'")
     return total * sum(p * math.log(b / a) for p, a, b in zip(probs, q0, q1))
-
-
-def _fixed(value: Optional[float], digits: int = 2) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def _ratio(numerator: float, denominator: float) -> float:
-    if denominator:
-        return numerator / denominator
-    return math.inf if numerator else math.nan
-
-
-def pentanomial_lines(counts: Sequence[int], wins: int, losses: int, draws: int) -> List[str]:
-    """fastchess's result lines for the first side (its pentanomial report):
-    `Elo: 19.83 +/- 6.77, nElo: 24.25 +/- 8.26`,
-    `LOS: 100.00 %, DrawRatio: 37.15 %, PairsRatio: 1.30` (DrawRatio: pairs scoring 1 of 2; PairsRatio:
-    pairs won (3/2 or 2) over pairs lost (0 or 1/2)),
-    `Games: 6804, Wins: 2718, Losses: 2330, Draws: 1756, Points: 3596.0 (52.85 %)`,
-    `Ptnml(0-2): [352, 579, 1264, 743, 464]`."""
-    pairs = sum(counts)
-    elo, margin = pentanomial_elo(counts) or (None, None)
-    nelo, nelo_margin = pentanomial_nelo(counts) or (None, None)
-    games = wins + losses + draws
-    points = wins + draws / 2
-    return [f"Elo: {_fixed(elo)} +/- {_fixed(margin)}, nElo: {_fixed(nelo)} +/- {_fixed(nelo_margin)}",
-            f"LOS: {_fixed(None if not pairs else 100 * pentanomial_los(counts))} %, "
-            f"DrawRatio: {_fixed(None if not pairs else 100 * counts[2] / pairs)} %, "
-            f"PairsRatio: {_ratio(counts[3] + counts[4], counts[0] + counts[1]):.2f}",
-            f"Games: {games}, Wins: {wins}, Losses: {losses}, Draws: {draws}, "
-            f"Points: {points:.1f} ({_fixed(None if not games else 100 * points / games)} %)",
-            f"Ptnml(0-2): [{', '.join(str(c) for c in counts)}]"]
-
-
-def llr_line(llr: float, bounds: Tuple[float, float], elo0: float, elo1: float) -> str:
-    """fastchess's `LLR: 2.95 (-2.94, 2.94) [0.00, 10.00]`: the LLR, its bounds and the hypotheses."""
-    return f"LLR: {llr:.2f} ({bounds[0]:.2f}, {bounds[1]:.2f}) [{elo0:.2f}, {elo1:.2f}]"
-
-
-def sprt_line(elo0: float, elo1: float, result: Optional[str], games: int) -> str:
-    """fastchess's last line: `SPRT ([0.00, 10.00]) completed - H1 was accepted` (or H0), or
-    `... - no decision after N games`."""
-    verdict = f"{result} was accepted" if result else f"no decision after {games} games"
-    return f"SPRT ([{elo0:.2f}, {elo1:.2f}]) completed - {verdict}"
