@@ -10,9 +10,11 @@ again once the student has answered).
 Only the main thread can set a signal handler; elsewhere, and where SIGINT is ignored (a pool's
 workers leave Ctrl-C to their parent), the block runs as it is and nothing is remembered.
 """
+import os
 import signal
 import sys
 import threading
+import time
 
 
 class CtrlC:
@@ -53,3 +55,20 @@ def exit_code(main, *args) -> int:
         print("interrupted", file=sys.stderr, flush=True)
         return 130
     return 0 if code is None else code
+
+
+def die_with_parent(poll_seconds: float, exit_code: int) -> threading.Thread:
+    """Exit this process (os._exit(exit_code)) as soon as its parent is gone, checked every
+    `poll_seconds` by a daemon thread: a pool's worker or a sandboxed student must not outlive a
+    killed referee. Returns the watching thread."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_seconds)
+            if os.getppid() != parent:
+                os._exit(exit_code)
+
+    thread = threading.Thread(target=watch, name="die-with-parent", daemon=True)
+    thread.start()
+    return thread

@@ -22,21 +22,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(_HERE)))
 
 import json  # noqa: E402
 import random  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
 import traceback  # noqa: E402
+
+from harness.core.interrupts import die_with_parent  # noqa: E402
 
 PARENT_POLL_SECONDS = 0.25
 MEMORY_LIMIT = 2 << 30       # bytes of address space: a runaway file fails alone (MemoryError)
 BOX_ENV = "MINICHESS_BOX"    # harness.isolation.box's limits, as JSON
-
-
-def _watch_parent(parent: int) -> None:
-    """Die with the parent: a hung student must not outlive a killed referee."""
-    while True:
-        time.sleep(PARENT_POLL_SECONDS)
-        if os.getppid() != parent:
-            os._exit(3)
 
 
 def _send(fd: int, message: dict) -> None:
@@ -172,7 +165,7 @@ def _apply_limits(box: dict) -> None:
 def main(argv) -> int:
     req_fd, rep_fd = int(argv[1]), int(argv[2])
     mode, path, colour, seed = argv[3], argv[4], argv[5], argv[6]
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    die_with_parent(PARENT_POLL_SECONDS, 3)      # a hung student must not outlive a killed referee
     _apply_limits(json.loads(os.environ.get(BOX_ENV) or "{}"))
     sys.argv = [path]
     random.seed(f"{seed}:{colour}")           # a student's own `random` replays with the game

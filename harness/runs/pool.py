@@ -2,29 +2,20 @@
 once (`worker_pool`, `in_task_order`). Used by the series, the game review and the puzzles."""
 import contextlib
 import multiprocessing
-import os
 import signal
 import threading
-import time
 from typing import Iterator
 
-from ..core.interrupts import CtrlC
+from ..core.interrupts import CtrlC, die_with_parent
 
 
 PARENT_POLL_SECONDS = 0.5
 
 
-def _watch_parent(parent: int) -> None:
-    while True:
-        time.sleep(PARENT_POLL_SECONDS)
-        if os.getppid() != parent:
-            os._exit(1)
-
-
 def _pool_init() -> None:
     """Pool workers leave Ctrl-C to the main process and die with it if it is killed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    die_with_parent(PARENT_POLL_SECONDS, 1)
 
 
 def _stop_pool(pool) -> None:
