@@ -9,13 +9,14 @@ import time
 import pytest
 
 from agents.nthu.baselines import Baseline1, Baseline2
+from harness import players
 from harness.core.agent import AgentCrash, AgentError, AgentTimeout
 from harness.core.variant import WHITE
 from harness.isolation.untrusted_env import untrusted_env
 from harness.variants.nthu import VARIANT
 from harness.variants.nthu.export import export_nthu
 from harness.variants.nthu.files import read_action
-from harness.variants.nthu.program import ProgramAgent, program_agent_from_spec
+from harness.variants.nthu.program import ProgramAgent, program_agent
 
 from nthu_boards import play, position
 
@@ -142,8 +143,11 @@ def test_a_crash_after_a_valid_move_keeps_the_move_the_exit_status_is_not_checke
 
 def test_a_missing_program_is_a_one_line_agent_error(tmp_path):
     with pytest.raises(AgentError) as e:
-        program_agent_from_spec(f"nthu:{tmp_path}/nope", untrusted_env)
+        program_agent(f"{tmp_path}/nope", untrusted_env)
     assert str(e.value) == f"program '{tmp_path}/nope' does not exist"
+    with pytest.raises(AgentError) as e:                  # the spec names no program at all
+        players.make("nthu:", "nthu")
+    assert str(e.value) == "'nthu:' is not nthu:PATH"
 
 
 def test_the_depths_are_kept_move_by_move_over_a_game(tmp_path):
@@ -191,7 +195,7 @@ def test_the_exported_player_takes_a_hanging_queen_writing_a_move_per_depth(tmp_
 
 def test_the_exported_player_plays_a_whole_game_through_the_program_agent(tmp_path):
     out = export_nthu("ab", str(tmp_path / "player"), seconds=0.3)
-    agent = program_agent_from_spec(f"nthu:{out}", untrusted_env)
+    agent = program_agent(out, untrusted_env)
     record = play(agent, Baseline2())
     assert record["error"] is None
     assert record["result"] == "white"

@@ -150,7 +150,9 @@ def make(spec: Spec, variant: str = DEFAULT_VARIANT, move_timeout: Optional[floa
             prefix = find_variant(programs[0]).program_prefix
             raise AgentError(f"agent '{spec}': {prefix}PATH programs play {' and '.join(programs)} only "
                              f"(--variant {programs[0]})")
-        return find_variant(variant).program_agent(spec, move_timeout, containment(program_box(box)), untrusted_env)
+        if not parsed.path:
+            raise AgentError(f"'{spec}' is not {find_variant(variant).program_prefix}PATH")
+        return find_variant(variant).program_agent(parsed, move_timeout, containment(program_box(box)), untrusted_env)
     if parsed.kind == UCI:
         if variant not in variants_taking("uci"):
             raise AgentError(f"agent '{spec}': UCI engines play {' and '.join(variants_taking('uci'))} only")

@@ -71,7 +71,7 @@ class NthuVariant(Variant):
     class_grading = "repositories"     # grade: a repository per student, built, laddered, ranked
     agent_forms = ("program",)
     program_prefix = "nthu:"
-    program_factory = "harness.variants.nthu.program:program_agent_from_spec"
+    program_factory = "harness.variants.nthu.program:program_agent"
 
     def course_grading(self, games):
         grading = course_grading(games)

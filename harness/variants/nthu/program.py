@@ -179,10 +179,10 @@ def _legal(view):
     return core.moves(view.board, view.side)
 
 
-def program_agent_from_spec(spec: str, environment: Environment, timeout: Optional[float] = None,
-                            contain=None) -> ProgramAgent:
-    """The agent of ``nthu:PATH`` (the course's 10 s a move when `timeout` is None), started with
-    `environment` (and in the box when `contain` is given); AgentError (one line) when PATH is not a file."""
-    if not spec.startswith(PREFIX) or not spec[len(PREFIX):]:
-        raise AgentError(f"'{spec}' is not nthu:PATH")
-    return ProgramAgent(spec[len(PREFIX):], environment, timeout=timeout or COURSE_TIMEOUT, contain=contain)
+def program_agent(path: str, environment: Environment, timeout: Optional[float] = None,
+                  contain=None) -> ProgramAgent:
+    """The agent of the program at `path` (the `program_factory`; the course's 10 s a move when
+    `timeout` is None), started with `environment` (and in the box when `contain` is given);
+    AgentError (one line) when PATH is not a file."""
+    return ProgramAgent(path, environment, timeout=timeout or COURSE_TIMEOUT, contain=contain)
+
