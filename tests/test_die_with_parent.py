@@ -1,5 +1,6 @@
-"""harness.core.interrupts.die_with_parent: the one watch that a pool's worker and a sandboxed
-student use to end with the process that started them."""
+"""Processes end with what started them: harness.core.interrupts.die_with_parent (the one watch of
+a pool's worker and a sandboxed student) and harness.isolation.sandbox.kill_tree (a worker and
+everything below it, at a pool's Ctrl-C)."""
 import os
 import signal
 import subprocess
@@ -48,3 +49,35 @@ def test_a_watched_child_ends_soon_after_its_parent_is_killed():
     finally:
         parent.kill()
         parent.wait()
+
+
+# A process that starts a child that starts a grandchild, then prints the three pids.
+TREE = r"""
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", '''
+import subprocess, sys, time
+grandchild = subprocess.Popen(["sleep", "60"])
+print(grandchild.pid, flush=True)
+time.sleep(60)
+'''], stdout=subprocess.PIPE, text=True)
+print(child.pid, child.stdout.readline().strip(), flush=True)
+time.sleep(60)
+"""
+
+
+def test_kill_tree_kills_a_process_and_every_process_below_it():
+    from harness.isolation.sandbox import kill_tree
+    top = subprocess.Popen([sys.executable, "-c", TREE], stdout=subprocess.PIPE, text=True)
+    try:
+        child, grandchild = (int(pid) for pid in top.stdout.readline().split())
+        assert alive(top.pid) and alive(child) and alive(grandchild)
+        kill_tree(top.pid)
+        top.wait(10)
+        deadline = time.monotonic() + 10
+        while (alive(child) or alive(grandchild)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        # killing only the top (Popen.kill, what the pool did) leaves the other two running
+        assert top.returncode == -signal.SIGKILL and not alive(child) and not alive(grandchild)
+    finally:
+        top.kill()
+        top.wait()

@@ -114,29 +114,40 @@ _STARTED: "weakref.WeakSet[subprocess.Popen]" = weakref.WeakSet()   # every work
 _STARTED_LOCK = threading.Lock()
 
 
-def kill_worker(proc: subprocess.Popen) -> None:
-    """Kill a worker and its own children: bubblewrap runs the box as a child of its own (the box's
-    process 1), which is told to die with its parent only once it is set up, so a worker killed
-    while it starts could leave that child behind. Stopped first, so it starts no other child
-    while its children are read (/proc/PID/task/*/children) and killed; then killed itself."""
-    if proc.poll() is not None:
-        return
-    try:
-        os.kill(proc.pid, signal.SIGSTOP)
-    except OSError:
-        return
-    children = set()
-    try:
-        for task in os.listdir(f"/proc/{proc.pid}/task"):
-            with open(f"/proc/{proc.pid}/task/{task}/children") as handle:
-                children.update(int(pid) for pid in handle.read().split())
-    except OSError:
-        pass
-    for child in children:
+def kill_tree(pid: int) -> None:
+    """Kill a process and every process below it. Each is stopped (SIGSTOP) before its children
+    are read (/proc/PID/task/*/children), so none starts another meanwhile, and the tree is
+    frozen from the top down before anything is killed. This closes the gap that bubblewrap's
+    --die-with-parent leaves: bubblewrap asks to die with its parent only once it runs, so a
+    parent killed while it starts one (a pool's worker at Ctrl-C, a server's thread) left it
+    behind, holding the game's pipes."""
+    frozen, todo = [], [pid]
+    while todo:
+        current = todo.pop()
         try:
-            os.kill(child, signal.SIGKILL)
+            os.kill(current, signal.SIGSTOP)
+        except OSError:
+            continue
+        frozen.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as handle:
+                    todo.extend(int(child) for child in handle.read().split())
         except OSError:
             pass
+    for current in frozen:
+        try:
+            os.kill(current, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def kill_worker(proc: subprocess.Popen) -> None:
+    """Kill a sandbox worker and what it started (bubblewrap runs the box as a child of its own,
+    the box's process 1): `kill_tree`, then the Popen knows it is gone."""
+    if proc.poll() is not None:
+        return
+    kill_tree(proc.pid)
     proc.kill()
 
 

@@ -7,6 +7,7 @@ import threading
 from typing import Iterator
 
 from ..core.interrupts import CtrlC, die_with_parent
+from ..isolation.sandbox import kill_tree
 
 
 PARENT_POLL_SECONDS = 0.5
@@ -19,17 +20,15 @@ def _pool_init() -> None:
 
 
 def _stop_pool(pool) -> None:
-    """Stop a pool at once: kill its workers (their sandboxed students die with them, see
-    sandbox_worker's parent watch), then reap them. A second Ctrl-C meanwhile is ignored, so the
-    shutdown cannot be interrupted half-way."""
+    """Stop a pool at once: kill its workers and every process below them (`kill_tree`: the
+    boxes they run, one still starting included), then reap them. A second Ctrl-C meanwhile is
+    ignored, so the shutdown cannot be interrupted half-way."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         workers = list(getattr(pool, "_pool", []))
         for worker in workers:
-            try:
-                worker.kill()
-            except (OSError, AttributeError):
-                pass
+            if worker.pid is not None:
+                kill_tree(worker.pid)       # the worker and the boxes it runs, even one starting
         for worker in workers:
             worker.join(1)
         _free_task_lock(pool)
