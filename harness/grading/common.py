@@ -7,7 +7,7 @@ import hashlib
 import os
 import sys
 import time
-from typing import Callable, Dict, Iterable, List, NamedTuple, Optional
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional
 
 from ..isolation import box as boxing
 from ..runs.results import ResultsError, write_json
@@ -152,6 +152,24 @@ def check_out(class_dir: str, out: str, resume: bool, force: bool) -> None:
     if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (resume or force):
         raise ClassError(f"{out} already holds a gradebook; add --resume to continue that grading, "
                          f"--force to start over, or choose another --out")
+
+
+def run_class_grading(args, grade: Callable[[Any], dict], summary: Callable[[dict], List[str]]) -> int:
+    """The grade command for a class of programs: `grade(executor)` (on --cluster's Dask runner, or
+    None for the local pool, closed at the end whatever happens), then its summary, the box and
+    what was written, on stdout."""
+    from ..runs.cluster import runner as cluster_runner
+    executor = cluster_runner(args.cluster)
+    try:
+        gradebook = grade(executor)
+    finally:
+        if executor is not None:
+            executor.close()
+    print("\n".join(summary(gradebook)))
+    print(f"isolation: {gradebook['isolation']}")
+    print(f"written: {os.path.join(args.out, GRADEBOOK_CSV)}, {os.path.join(args.out, GRADEBOOK_JSON)}, "
+          f"reports in {os.path.join(args.out, STUDENTS)}")
+    return 0
 
 
 def joined(items: Iterable[str]) -> str:

@@ -32,11 +32,12 @@ from ..congo_tester import cases as casegen
 from ..congo_tester import check, report
 from ..congo_tester.run import OUTPUT_CAP, one_by_one
 from ..runs.results import hold_folder, write_json
-from ..runs.pool import worker_pool
+from ..runs.pool import run_tasks
 from ..isolation.untrusted_run import run as run_program
 from ..variants.congo import programs
-from .common import (GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
-                     gradebook_of, out_folder, read_json, sources_sha256, write_gradebook)
+from .common import (STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
+                     gradebook_of, out_folder, read_json, run_class_grading, say, sources_sha256,
+                     write_gradebook)
 
 VARIANT = "congo"
 PARTS = programs.PROGRAMS
@@ -151,19 +152,7 @@ def judged_parts(tasks: List[dict], jobs: int, executor=None):
     """`_judge`'s (key, result) for every task as each ends: on the local pool (`jobs` processes) or
     on `executor` (harness.runs.cluster's Dask runner), whose queued parts are cancelled if the caller
     stops early."""
-    if not tasks:
-        return
-    if executor is None:
-        with worker_pool(jobs, len(tasks)) as run:
-            yield from run(_judge, tasks)
-        return
-    finished = False
-    try:
-        yield from executor.run(_judge, tasks)
-        finished = True
-    finally:
-        if not finished:
-            executor.cancel()
+    return run_tasks(_judge, tasks, jobs, executor)
 
 
 def student_row(name: str, parts: Dict[str, dict]) -> dict:
@@ -310,19 +299,7 @@ def summary_lines(gradebook: dict) -> List[str]:
 
 def run(args) -> int:
     """The grade command for a class of Congo programs."""
-    from ..runs.cluster import runner as cluster_runner
-    from .common import say
-    executor = cluster_runner(args.cluster)
-    try:
-        gradebook = grade_congo_class(
-            args.class_dir, args.out, args.cases, args.seed, args.run_timeout, args.move_timeout or CASE_TIMEOUT,
-            args.memory_mb or boxing.BoxSettings().memory_mb, args.jobs, executor, args.resume, args.force,
-            not getattr(args, "no_box", False), (lambda text: None) if args.quiet else say)
-    finally:
-        if executor is not None:
-            executor.close()
-    print("\n".join(summary_lines(gradebook)))
-    print(f"isolation: {gradebook['isolation']}")
-    print(f"written: {os.path.join(args.out, GRADEBOOK_CSV)}, {os.path.join(args.out, GRADEBOOK_JSON)}, "
-          f"reports in {os.path.join(args.out, STUDENTS)}")
-    return 0
+    return run_class_grading(args, lambda executor: grade_congo_class(
+        args.class_dir, args.out, args.cases, args.seed, args.run_timeout, args.move_timeout or CASE_TIMEOUT,
+        args.memory_mb or boxing.BoxSettings().memory_mb, args.jobs, executor, args.resume, args.force,
+        not getattr(args, "no_box", False), (lambda text: None) if args.quiet else say), summary_lines)

@@ -36,11 +36,10 @@ from ..runs.results import (RESULTS_FILE, ResultsError, changed_files, check_fre
                             hold_folder, open_group, read_settings, write_json)
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..runs.series import RunOptions, RunResult, run_plans
+from .common import GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS
 from .submission import class_entry, find_submission
 from ..variants import DEFAULT_VARIANT
 
-GRADEBOOK_CSV, GRADEBOOK_JSON = "gradebook.csv", "gradebook.json"
-STUDENTS = "students"
 CHECK_FILE = "check.json"
 FAULTS = ("crash", "timeout", "illegal_move", "game_time")
 

@@ -29,8 +29,9 @@ from ..stats.ratings import FitError
 from ..variants.nthu.grading import BASELINES, agent_result, pair_passes
 from ..variants.nthu.program import PREFIX
 from . import build as building
-from .common import (GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
-                     gradebook_of, out_folder, read_json, sources_sha256, write_gradebook)
+from .common import (STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
+                     gradebook_of, out_folder, read_json, run_class_grading, say, sources_sha256,
+                     write_gradebook)
 
 VARIANT = "nthu"
 MEMORY_MB = 4096               # the course's memory per program
@@ -325,20 +326,8 @@ def summary_lines(gradebook: dict) -> List[str]:
 
 def run(args) -> int:
     """The grade command for a class of NTHU repositories."""
-    from ..runs.cluster import runner as cluster_runner
-    from .common import say
-    executor = cluster_runner(args.cluster)
-    try:
-        gradebook = grade_nthu_class(
-            args.class_dir, args.out, args.move_timeout or MOVE_TIMEOUT, args.memory_mb or MEMORY_MB, args.jobs,
-            executor, args.resume, args.force, parse_bonus(args.ranking_bonus), args.rules_penalty,
-            args.build_timeout, not getattr(args, "no_box", False),
-            "none" if args.quiet else (args.progress or "auto"), (lambda text: None) if args.quiet else say)
-    finally:
-        if executor is not None:
-            executor.close()
-    print("\n".join(summary_lines(gradebook)))
-    print(f"isolation: {gradebook['isolation']}")
-    print(f"written: {os.path.join(args.out, GRADEBOOK_CSV)}, {os.path.join(args.out, GRADEBOOK_JSON)}, "
-          f"reports in {os.path.join(args.out, STUDENTS)}")
-    return 0
+    return run_class_grading(args, lambda executor: grade_nthu_class(
+        args.class_dir, args.out, args.move_timeout or MOVE_TIMEOUT, args.memory_mb or MEMORY_MB, args.jobs,
+        executor, args.resume, args.force, parse_bonus(args.ranking_bonus), args.rules_penalty,
+        args.build_timeout, not getattr(args, "no_box", False),
+        "none" if args.quiet else (args.progress or "auto"), (lambda text: None) if args.quiet else say), summary_lines)

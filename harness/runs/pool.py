@@ -1,5 +1,6 @@
 """The worker pool: tasks run in worker processes that die with the main one, Ctrl-C stops them at
-once (`worker_pool`, `in_task_order`). Used by the series, the game review and the puzzles."""
+once (`worker_pool`, `in_task_order`; `run_tasks` on the pool or a cluster). Used by the series,
+the game review, the puzzles and the Congo class grader."""
 import contextlib
 import multiprocessing
 import signal
@@ -100,6 +101,26 @@ def worker_pool(jobs: int, tasks: int):
             if pool is not None:
                 _stop_pool(pool)
             raise
+
+
+def run_tasks(function, tasks: list, jobs: int, executor=None) -> Iterator:
+    """function(task) for every task, as each ends: on `executor` when given (harness.runs.cluster's
+    Dask runner), else in `worker_pool` of `jobs` processes. Closing the generator before the end
+    (a decision, Ctrl-C, an error in the caller) stops the pool at once and cancels the
+    executor's queued tasks."""
+    if not tasks:
+        return
+    if executor is None:
+        with worker_pool(jobs, len(tasks)) as run:
+            yield from run(function, tasks)
+        return
+    finished = False
+    try:
+        yield from executor.run(function, tasks)
+        finished = True
+    finally:
+        if not finished:
+            executor.cancel()
 
 
 def _numbered(item):

@@ -28,7 +28,7 @@ from ..isolation.box import BoxSettings
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, find_variant
 from ..core.variant import Move
-from .pool import worker_pool
+from .pool import run_tasks
 from .progress import Progress, _Tally
 
 
@@ -209,20 +209,10 @@ def _interleave(per_plan: List[List[dict]]) -> List[dict]:
 
 def play_tasks(tasks: List[dict], jobs: int, executor=None) -> Iterator[tuple]:
     """`run_game`'s (plan, record) for every task, as each game ends: on `executor` when given
-    (see `run_plans`), else in `worker_pool`. Closing the generator before the end (a decision,
+    (see `run_plans`), else in the local pool (`harness.runs.pool.run_tasks`). Closing the generator before the end (a decision,
     Ctrl-C, an error in the caller) stops the pool at once and cancels the executor's queued
     games."""
-    if executor is None:
-        with worker_pool(jobs, len(tasks)) as run:
-            yield from run(run_game, tasks)
-        return
-    finished = False
-    try:
-        yield from executor.run(run_game, tasks)
-        finished = True
-    finally:
-        if not finished:
-            executor.cancel()
+    return run_tasks(run_game, tasks, jobs, executor)
 
 
 @dataclass(frozen=True)
