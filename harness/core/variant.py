@@ -124,10 +124,6 @@ class Move(NamedTuple):
     promotion: Optional[str] = None
 
 
-class IllegalAnswer(Exception):
-    """An agent's answer that is not one of the mover's moves (the text says why)."""
-
-
 class AgentProtocol:
     """How agents see a game and answer. The default: the agent is shown the state itself
     (states are immutable) and answers with a `Move` or a move name; the referee accepts it

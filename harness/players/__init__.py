@@ -62,12 +62,6 @@ def variants_taking(form: str) -> List[str]:
     return [name for name in variant_names() if form in find_variant(name).agent_forms]
 
 
-def program_variants(spec: Spec) -> List[str]:
-    """The variants whose program prefix `spec` starts with (nthu:PATH: nthu)."""
-    parsed = parse_spec(spec)
-    return list(parsed.variants) if parsed.kind == PROGRAM else []
-
-
 def spec_variants(spec: Spec) -> List[str]:
     """The variants whose games `spec` can play, judged by its form: a program spec (nthu:PATH)
     its variant's, uci:PATH and a .py file those taking them, a built-in name every variant that

@@ -45,14 +45,6 @@ def engine_square(rules: Rules, index: int) -> str:
     return f"{letter}{row + 1}"
 
 
-def parse_engine_square(rules: Rules, text: str) -> Optional[int]:
-    """Internal index of an engine square such as 'a2', or None when it is not on the board."""
-    m = re.fullmatch(r"([a-z])([0-9]+)", text)
-    if not m or m.group(2).startswith("0"):
-        return None
-    return rules.variant.square_index((m.group(1), int(m.group(2)) - 1))
-
-
 def engine_move(rules: Rules, move: Move) -> str:
     """The internal move (from_index, to_index) in engine notation, e.g. 'a2b3'."""
     return engine_square(rules, move[0]) + engine_square(rules, move[1])
