@@ -7,7 +7,8 @@ from typing import Any, Dict, List, Optional
 
 from ..grading.report import REPORT_HTML
 from ..runs.results import settings_variant
-from ..view.html import game_data, inline_svg, new_figure, template, variant_of, viewer_context
+from ..variants import find_variant
+from ..view.html import game_data, inline_svg, new_figure, template, viewer_context
 from .pairs import text_lines
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
@@ -90,7 +91,7 @@ def settings_line(summary: dict) -> str:
 
 
 def render_compare_html(summary: dict, records: List[Dict[str, Any]], results_path: str, variant=None) -> str:
-    variant = variant or variant_of(settings_variant(summary["settings"]))
+    variant = variant or find_variant(settings_variant(summary["settings"]))
     sprt = summary["sprt"]
     games = []
     for record in records:

@@ -11,9 +11,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..analysis.store import read_analyses
 from ..runs.results import RESULTS_FILE, outcome, read_records, settings_variant
+from ..variants import find_variant
 from ..runs.series import directory_name
 from ..stats import wilson
-from ..view.html import (game_data, lengths_plot, move_seconds_by_ply, seconds_plot, template, variant_of,
+from ..view.html import (game_data, lengths_plot, move_seconds_by_ply, seconds_plot, template,
                          viewer_context)
 from .report import (REPORT_HTML, HEADER, check_line, opponent_entry, settings_line, verdict_line, table_rows)
 
@@ -85,7 +86,7 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
     for pages that are not the course report (a series): their title, settings line, whether
     the course verdict is shown, the table's caption, whose games the plots show and the
     command named in the footer. `analyses`: each key's game reviews by game number (harness.analysis)."""
-    variant = variant or variant_of(settings_variant(report.get("settings")))
+    variant = variant or find_variant(settings_variant(report.get("settings")))
     analyses = analyses or {}
     colour_of = {key: e["colour"] for key, e in report["opponents"].items()}
     paths = {key: os.path.join(directory_name(key), RESULTS_FILE) for key in report["opponents"]}

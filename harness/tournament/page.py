@@ -6,7 +6,8 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 from ..analysis.store import read_analyses
 from ..grading.report import REPORT_HTML
 from ..runs.results import settings_variant
-from ..view.html import game_data, template, variant_of, viewer_context
+from ..variants import find_variant
+from ..view.html import game_data, template, viewer_context
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
@@ -15,7 +16,7 @@ def render_tournament_html(report: Dict[str, Any], games: Sequence[Tuple[str, st
                            variant=None, analyses: Optional[Dict[str, Dict[int, Dict[str, Any]]]] = None) -> str:
     """The tournament's report.html: ratings, crosstable and every game, given as (pair label,
     results file, record); `analyses`: the game reviews by results file, then game."""
-    variant = variant or variant_of(settings_variant(report.get("settings")))
+    variant = variant or find_variant(settings_variant(report.get("settings")))
     order = [r["player"] for r in report["ratings"]]
     rows = []
     for a in order:

@@ -30,19 +30,11 @@ from ..analysis.store import review_of
 from ..analysis.text import accuracy_text, evaluation_text, ply_text, turning_point_text
 from ..core.records import record_states
 from ..runs.results import outcome, record_of
+from ..variants import find_variant
 from .board import board_geometry, encode_grid, legend, move_cells
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 COLOURS = {"win": "#3f8f4f", "draw": "#9aa0a6", "loss": "#c2463d"}
-
-
-# ----------------------------------------------------------------------------- positions
-
-
-def variant_of(name: str):
-    """The variant a record (`Record.variant`) or report (`settings_variant`) names."""
-    from ..variants import find_variant
-    return find_variant(name)
 
 
 # ----------------------------------------------------------------------------- games
@@ -244,7 +236,7 @@ def viewer_context(variant, games: List[Dict[str, Any]]) -> Dict[str, Any]:
 def render_game_html(record: Dict[str, Any], variant=None, results_path: str = "RESULTS",
                      label: str = "", review: Optional[Dict[str, Any]] = None) -> str:
     """A page with the viewer for one game (`review`: its analysis.jsonl entry, if any)."""
-    variant = variant or variant_of(record_of(record).variant)
+    variant = variant or find_variant(record_of(record).variant)
     data = [game_data(label, record, variant, None, results_path, review)]
     title = (f"Game {record.get('game', '?')}: {record.get('white', '?')} (White) vs "
              f"{record.get('black', '?')} (Black)")

@@ -4,10 +4,10 @@ it (`game_data`: its positions and, from an analysis.jsonl sent beside it, its r
 each position's FEN for the probe."""
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..view.html import game_data, variant_of
+from ..view.html import game_data
 from ..core.records import record_states
 from ..runs.results import RESULTS_FILE, lines_from_bytes, records_from_bytes
-from ..variants import UnknownVariant
+from ..variants import UnknownVariant, find_variant
 from .words import ending_words
 
 SUMMARY_FIELDS = ("game", "variant", "white", "black", "seed", "result", "reason", "plies")
@@ -56,7 +56,7 @@ def record_view(results: str, number: int, analysis: Optional[str] = None) -> Di
     record = records[number]
     entry = read_analysis(analysis).get(number) if analysis else None
     try:
-        variant = variant_of(record.variant)
+        variant = find_variant(record.variant)
         data = game_data("", record, variant, None, RESULTS_FILE, entry)
         states, _, _ = record_states(record, variant)
     except (UnknownVariant, ValueError, TypeError) as exc:
