@@ -94,7 +94,8 @@ def test_a_human_game_move_reply_and_every_refusal(client):
     assert (record["game"], record["white"], record["black"], record["result"], record["reason"]) == (
         0, "human", "greedy", "black", "resignation")
     missing = post(client, "/api/games/nosuch/moves", {"move": "b1b2"})
-    assert (missing.status_code, missing.json()["error"]) == (404, "no game 'nosuch': it expired or the server was restarted")
+    assert (missing.status_code, missing.json()["error"]) == (
+        404, "no game 'nosuch': this server has not kept a game of that name")
     assert client.get("/api/games/nosuch").status_code == 404
 
 
@@ -367,29 +368,35 @@ def test_live_games_are_never_pushed_out_and_a_full_server_says_why():
             post(client, f"/api/games/{first['id']}/resign", {})                    # a finished game makes room
             third = post(client, "/api/games", {"white": "human", "black": "greedy"})
             assert third.status_code == 201
-            assert client.get(f"/api/games/{first['id']}").status_code == 404
+            assert app.state.games.held(first["id"]) is None                       # let go of, but kept:
+            assert client.get(f"/api/games/{first['id']}").json()["reason"] == "resignation"
             assert client.get(f"/api/games/{second['id']}").status_code == 200
     finally:
         app.state.games.close()
 
 
-def test_an_idle_game_expires_and_its_agent_process_ends():
+def test_an_idle_game_expires_its_agent_process_ends_and_the_game_comes_back_from_the_store():
     app = small_app(idle=0.5)
     try:
         with TestClient(app, base_url="http://127.0.0.1:8000") as client:
             game = post(client, "/api/games", {"white": "tests/fixtures/first_pawn_forward.py", "black": "human"}).json()
             until(client, game["id"], lambda s: len(s["moves"]) == 1)
-            web = app.state.games.get(game["id"])
+            web = app.state.games.held(game["id"])
             agent = web.session.agents["White"]
             assert agent.proc is not None and agent.proc.poll() is None        # its process waits
             deadline = time.monotonic() + 10
-            while app.state.games.get(game["id"]) is not None and time.monotonic() < deadline:
+            while app.state.games.held(game["id"]) is not None and time.monotonic() < deadline:
                 time.sleep(0.1)
-            gone = client.get(f"/api/games/{game['id']}")
-            assert (gone.status_code, gone.json()) == (404, {"error": f"game '{game['id']}' has expired: nobody "
-                                                                    f"looked at it for 0.00833333 minutes, so its "
-                                                                    f"agents were stopped"})
+            assert app.state.games.held(game["id"]) is None
             assert agent.proc is None                                           # closed: its process ended
+            back = client.get(f"/api/games/{game['id']}")                       # asked again: from the store
+            assert back.status_code == 200
+            assert (back.json()["moves"], back.json()["human_to_move"]) == (["b1b2"], True)
+            assert app.state.games.held(game["id"]) is not web
+            moved = post(client, f"/api/games/{game['id']}/moves", {"move": "b5b4"})
+            assert moved.status_code == 200
+            state = until(client, game["id"], lambda s: len(s["moves"]) == 3)
+            assert state["moves"] == ["b1b2", "b5b4", "c1c2"]                   # a fresh agent plays on
     finally:
         app.state.games.close()
 

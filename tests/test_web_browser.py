@@ -196,7 +196,7 @@ def test_a_game_has_an_address_that_reload_back_and_a_shared_link_show_again(pag
     other.context.close()
     page.goto(url + "game/nosuch")
     page.wait_for_selector("#error:not([hidden])")
-    assert page.inner_text("#error") == "no game 'nosuch': it expired or the server was restarted"
+    assert page.inner_text("#error") == "no game 'nosuch': this server has not kept a game of that name"
     assert page.problems == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
 
 

@@ -1,10 +1,11 @@
 """`serve`: the local web app (harness/web): play any agent in the browser, watch two agents, ask
-what an agent would play, step through a results.jsonl. See docs/serve.md."""
+what an agent would play, review a game in one click, step through a results.jsonl; the games are
+kept in --data. See docs/serve.md."""
 import sys
 
 from ..core.argtypes import whole_number
 from ..web.games import IDLE_SECONDS, MAX_GAMES
-from .common import UsageError, positive_seconds
+from .common import UsageError, add_analyser_options, positive_seconds
 
 port_number = whole_number(0)
 
@@ -14,14 +15,35 @@ def run(args) -> int:
         raise UsageError(f"--port {args.port}: a port is at most 65535")
     from ..web.app import Offer, Settings          # the web framework is loaded by this command only
     from ..web.server import ServeError, serve
+    from ..web.store import StoreError, default_folder
+    check_analyser(args.analyser, args.nodes)
     settings = Settings(Offer.build(args.agent), move_timeout=args.move_timeout, max_games=args.max_games,
-                        idle=args.idle_minutes * 60)
+                        idle=args.idle_minutes * 60, data=args.data or default_folder(),
+                        analyser=args.analyser, nodes=args.nodes)
     try:
         serve(settings, args.host, args.port, say=lambda text: print(text, flush=True),
               warn=lambda text: print(text, file=sys.stderr, flush=True))
-    except ServeError as exc:
+    except (ServeError, StoreError) as exc:
         raise UsageError(str(exc)) from None
     return 0
+
+
+def check_analyser(spec, nodes) -> None:
+    """--analyser SPEC must analyse the games of one variant at least (built, not started: an
+    engine that cannot start is said on the page when a review is asked for)."""
+    if spec is None and nodes is None:
+        return
+    from ..analysis.analysers import make_analyser
+    from ..core.analyser import AnalyserError
+    from ..variants import variant_names
+    errors = []
+    for name in variant_names():
+        try:
+            make_analyser(spec, name, nodes).close()
+            return
+        except AnalyserError as exc:
+            errors.append(str(exc))
+    raise UsageError(f"--analyser: {errors[0]}")
 
 
 def add_parser(sub) -> None:
@@ -42,4 +64,8 @@ def add_parser(sub) -> None:
     p.add_argument("--idle-minutes", type=positive_seconds, default=IDLE_SECONDS / 60, metavar="MINUTES",
                    help=f"a game nobody has looked at this long expires and its agents stop "
                         f"(default {IDLE_SECONDS / 60:g})")
+    p.add_argument("--data", default=None, metavar="DIR",
+                   help="the folder the games are kept in (DIR/games.sqlite3; default $XDG_DATA_HOME/minichess, "
+                        "else ~/.local/share/minichess)")
+    add_analyser_options(p)
     p.set_defaults(run=run)

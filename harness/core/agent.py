@@ -47,6 +47,13 @@ class Agent:
     def close(self) -> None:
         """Called once when the game is over (a process-backed agent stops its process)."""
 
+    def ended(self) -> Optional[str]:
+        """Between moves: why a process-backed agent's process has ended although it was started
+        well (one line, e.g. "the process was killed by signal SIGKILL"), or None while it runs
+        (and always for an in-process agent). A failure at its start is not this: it is raised
+        on its first move."""
+        return None
+
     def abort(self) -> None:
         """From another thread: stop the thinking now (a process-backed agent's process is
         killed, so the thread asking it sees a crash at once). An in-process agent cannot be

@@ -115,13 +115,14 @@ def play_game(white: Agent, black: Agent, seed: int, game: Game,
 
 def game_record(game: Game, agents: Dict[str, Agent], seed: int, seconds: Dict[str, List[float]],
                 mutated: Dict[str, int]) -> Dict[str, Any]:
-    """The record of a finished game (a line of results.jsonl, see docs/report.md); `agents` by
-    colour, `seconds` each side's thinking per move, `mutated` how often each changed its view."""
+    """The record of a finished game (a line of results.jsonl, see docs/report.md; a game stopped
+    before its end has no result and no reason); `agents` by colour, `seconds` each side's
+    thinking per move, `mutated` how often each changed its view."""
     printed = {colour.lower(): agent.printed_output() for colour, agent in agents.items()}
     # program agents (nthu:PATH) count the moves each answer held: the search depth it reached
     depths = {colour.lower(): list(agent.search_depths()) for colour, agent in agents.items()
               if agent.search_depths() is not None}
-    fault = game.outcome.fault
+    fault = game.outcome.fault if game.outcome is not None else None
     return {
         "seed": seed,
         "white": agents[WHITE].name,

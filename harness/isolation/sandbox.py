@@ -241,6 +241,15 @@ class SandboxAgent(Agent):
             self._kill()
             return None
 
+    def ended(self) -> Optional[str]:
+        proc = self.proc
+        if proc is None or self.failure is not None or proc.poll() is None:
+            return None
+        code = proc.returncode
+        if self.box is not None and code is not None and code > 128:
+            code = 128 - code          # bwrap passes a signal on as 128 + its number
+        return f"the process {describe_exit(code)}"
+
     def abort(self) -> None:
         proc = self.proc
         if proc is not None:

@@ -14,6 +14,8 @@ its search gives one, its score). `Session.record()` is the game as a results re
 docs/report.md); a resignation ends the game by ``resignation``.
 """
 import re
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -218,6 +220,8 @@ class Session:
         self.agents: Dict[str, Agent] = {}
         self.rngs = {colour: agent_rng(self.seed, colour) for colour in COLOURS}
         self.shut_down = False
+        self.startup: Dict[str, float] = {}      # seconds each agent took to start (its latest start)
+        self.starting = threading.Lock()         # one thread starts an agent at a time (serve starts them early)
         self.game.adjudicate()
 
     # -- questions ---------------------------------------------------------------------------
@@ -262,22 +266,34 @@ class Session:
         return move
 
     def agent(self, colour: str) -> Agent:
-        """The agent playing `colour`, built and started on first use; Refused once the session
-        is shut (`shut`), so no process starts after it."""
-        if colour not in self.agents:
-            if self.shut_down:
-                raise Refused("the game has been closed")
-            agent = players.build(self.specs[colour], self.move_timeout, self.variant.name, self.box)
-            self.agents[colour] = agent
-            if self.shut_down:           # shut meanwhile (from another thread): this one too
-                self.agents.pop(colour, None)
-                agent.close()
-                raise Refused("the game has been closed")
-            agent.start_game(colour, self.seed)
-            if self.shut_down:
-                self.close()
-                raise Refused("the game has been closed")
-        return self.agents[colour]
+        """The agent playing `colour`, built and started on first use (its start-up seconds in
+        `startup`, apart from its thinking); Refused once the session is shut (`shut`), so no
+        process starts after it."""
+        with self.starting:
+            if colour not in self.agents:
+                if self.shut_down:
+                    raise Refused("the game has been closed")
+                began = time.perf_counter()
+                agent = players.build(self.specs[colour], self.move_timeout, self.variant.name, self.box)
+                self.agents[colour] = agent
+                if self.shut_down:           # shut meanwhile (from another thread): this one too
+                    self.agents.pop(colour, None)
+                    agent.close()
+                    raise Refused("the game has been closed")
+                agent.start_game(colour, self.seed)
+                self.startup[colour] = round(time.perf_counter() - began, SECONDS_DIGITS)
+                if self.shut_down:
+                    self.close()
+                    raise Refused("the game has been closed")
+            return self.agents[colour]
+
+    def restore_move(self, name: str, seconds: float) -> None:
+        """Play a kept game's move again (a game the web app reopens); ValueError when it is not
+        a move here."""
+        move = self.variant.parse_move(name) if isinstance(name, str) else None
+        if move is None or self.over or move not in self.game.legal_moves():
+            raise ValueError(f"ply {len(self.plies) + 1} ({name!r}) cannot be played here")
+        self._play(self.to_move, move, float(seconds))
 
     def drop_agent(self, colour: str) -> None:
         """Stop the agent playing `colour`; the next `agent(colour)` builds and starts a new one."""

@@ -33,9 +33,11 @@ from ..isolation.box import BoxSettings
 from ..view.board import board_geometry, encode_grid, legend
 from ..play.session import HUMAN, Refused, Session, probe
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
-from .games import IDLE_SECONDS, MAX_GAMES, THINKING, Full, Games, NotYourTurn
+from .games import IDLE_SECONDS, MAX_GAMES, THINKING, Full, Games, NotYourTurn, analysed, restore
 from .words import ending_words
 from .records import RecordError, record_summaries, record_view
+from .reviews import Reviews
+from .store import Store
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATIC = os.path.join(HERE, "static")
@@ -104,9 +106,28 @@ class Settings:
     max_waiting: int = MAX_WAITING
     max_streams: int = MAX_STREAMS
     hosts: Sequence[str] = LOOPBACK
+    data: Optional[str] = None                   # the games' folder (None: kept in memory only)
+    analyser: Optional[str] = None               # the review's analyser spec (None: each variant's own)
+    nodes: Optional[int] = None
 
     def timeout(self, variant) -> float:
         return players.move_timeout_for(variant, self.move_timeout)
+
+    def analyser_for(self, variant: str) -> Optional[str]:
+        """The review's analyser spec for `variant`'s games: the server's --analyser where it can
+        analyse them, else the variant's own (None)."""
+        if self.analyser is None:
+            return None
+        from ..analysis.analysers import make_analyser      # built, not started: a check of the spec
+        from ..core.analyser import AnalyserError
+        try:
+            make_analyser(self.analyser, variant, self.nodes).close()
+        except AnalyserError:
+            return None
+        return self.analyser
+
+    def offers(self, variant: str, spec: str) -> bool:
+        return spec in self.offer.agents.get(variant, {}).values()
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -361,7 +382,9 @@ class WebApp:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.games = Games(settings.max_games, settings.idle)
+        self.store = Store(settings.data)
+        self.games = Games(self.store, self.restore, settings.max_games, settings.idle)
+        self.reviews = Reviews(settings.analyser_for, settings.nodes, self.reviewed)
         self.stopping = threading.Event()   # set by the server on Ctrl-C: requests still waiting answer 503
         self.waiting = Waiting(settings.max_waiting)
         self.streams = threading.BoundedSemaphore(settings.max_streams)
@@ -392,15 +415,84 @@ class WebApp:
         web = self.games.add(session, float(pace))
         return JSONResponse(shown(web.state()), status_code=201)
 
+    def restore(self, kept):
+        """A kept game set up again (`games.restore`); BadRequest 409 when it cannot be."""
+        try:
+            return restore(kept, self.settings.timeout, self.settings.box, self.settings.offers, self.store)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise BadRequest(409, f"game '{kept['id']}' is kept but cannot be set up again: {exc}") from None
+
     def game_of(self, request: Request):
         game_id = request.path_params["game"]
         web = self.games.get(game_id)
         if web is None:
-            if self.games.was_expired(game_id):
-                raise BadRequest(404, f"game '{game_id[:40]}' has expired: nobody looked at it for "
-                                      f"{self.settings.idle / 60:g} minutes, so its agents were stopped")
-            raise BadRequest(404, f"no game '{game_id[:40]}': it expired or the server was restarted")
+            raise BadRequest(404, f"no game '{game_id[:40]}': this server has not kept a game of that name")
         return web
+
+    async def list_games(self, request: Request) -> Response:
+        """The games kept, the latest changed first (the start page's list)."""
+        games = []
+        for kept in self.store.latest():
+            s = kept["snapshot"]
+            outcome = s.get("outcome") or {}
+            games.append({"id": kept["id"], "variant": s["variant"], "white": s["white"], "black": s["black"],
+                          "seed": s["seed"], "plies": len(s["moves"]), "result": outcome.get("result"),
+                          "reason": outcome.get("reason"), "stopped": bool(s.get("stopped")),
+                          "analysed": kept["analysed"], "updated": round(kept["updated"], 3)})
+        return JSONResponse({"games": games})
+
+    def reviewed(self, game_id: str, entry) -> None:
+        """A review finished: kept with its game (and on the game held, when it is)."""
+        self.store.save_analysis(game_id, entry)
+        web = self.games.held(game_id)
+        if web is not None:
+            with web.lock:
+                web.analysis = entry
+                web.changed()
+
+    def review_state(self, web) -> dict:
+        with web.lock:
+            done = web.analysis is not None and analysed(web.analysis, web.session.game.move_names())
+            analyser = web.analysis.get("analyser") if done else None
+        found = self.reviews.status(web.id)
+        if done:
+            return {"status": "done", "analyser": analyser, **({"done": found["done"], "total": found["total"]}
+                                                               if found else {})}
+        if found is None or found["status"] == "done":   # done for moves taken back since
+            return {"status": "none"}
+        return found
+
+    async def review(self, request: Request) -> Response:
+        """Review a finished or stopped game in the background (its progress: GET)."""
+        web = self.game_of(request)
+        state = self.review_state(web)
+        if state["status"] in ("done", "queued", "running"):
+            return JSONResponse(state, status_code=200 if state["status"] == "done" else 202)
+        record = web.record()
+        if record is None:
+            raise BadRequest(409, "the game goes on: finish or stop it first, then review it")
+        self.reviews.ask(web.id, {"game": 0, **record})
+        return JSONResponse(self.review_state(web), status_code=202)
+
+    async def review_progress(self, request: Request) -> Response:
+        return JSONResponse(self.review_state(self.game_of(request)))
+
+    async def analysis(self, request: Request) -> Response:
+        """The finished or stopped game as the analysis board shows it (`records.record_view`:
+        the report viewer's data, `review` when it has been reviewed), plus its id."""
+        web = self.game_of(request)
+        record = web.record()
+        if record is None:
+            raise BadRequest(409, "the game goes on: the analysis board shows a finished or stopped game")
+        with web.lock:
+            entry = web.analysis if analysed(web.analysis, web.session.game.move_names()) else None
+        results = json.dumps({"game": 0, **record}) + "\n"
+        analysis = json.dumps({**entry, "game": 0}) + "\n" if entry else None
+        try:
+            view = await self.in_thread(request, record_view, results, 0, analysis)
+        except RecordError as exc:
+            raise BadRequest(409, str(exc)) from None
+        return JSONResponse({**view, "id": web.id})
 
     async def show_game(self, request: Request) -> Response:
         return JSONResponse(shown(self.game_of(request).state()))
@@ -470,7 +562,7 @@ class WebApp:
     async def record(self, request: Request) -> Response:
         record = self.game_of(request).record()
         if record is None:
-            raise BadRequest(409, "the game is not over yet")
+            raise BadRequest(409, "the game goes on: it can be saved once it is over or stopped")
         return JSONResponse({"game": 0, **record})
 
     async def best(self, request: Request) -> Response:
@@ -542,6 +634,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/variants", guarded(variants)),
         Route("/api/agents", guarded(web.agents)),
         Route("/api/games", guarded(web.new_game), methods=["POST"]),
+        Route("/api/games", guarded(web.list_games)),
         Route("/api/games/{game}", guarded(web.show_game)),
         Route("/api/games/{game}/moves", guarded(web.move), methods=["POST"]),
         Route("/api/games/{game}/undo", guarded(web.undo), methods=["POST"]),
@@ -549,6 +642,9 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/games/{game}/stop", guarded(web.stop), methods=["POST"]),
         Route("/api/games/{game}/events", guarded(web.events)),
         Route("/api/games/{game}/record", guarded(web.record)),
+        Route("/api/games/{game}/review", guarded(web.review), methods=["POST"]),
+        Route("/api/games/{game}/review", guarded(web.review_progress)),
+        Route("/api/games/{game}/analysis", guarded(web.analysis)),
         Route("/api/best", guarded(web.best), methods=["POST"]),
         Route("/api/records", guarded(web.records), methods=["POST"]),
         Route("/api/records/game", guarded(web.record_game), methods=["POST"]),
@@ -556,6 +652,8 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(routes=routes, max_body_size=MAX_BODY,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed_names(settings.hosts)))])
     app.state.games = web.games
+    app.state.reviews = web.reviews
+    app.state.store = web.store
     app.state.stopping = web.stopping
     app.state.waiting = web.waiting
     return app

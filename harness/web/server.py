@@ -94,6 +94,7 @@ def serve(settings: Settings, host: str, port: int, say: Callable[[str], None],
     finally:
         signal.signal(signal.SIGTERM, previous)
         app.state.stopping.set()
+        app.state.reviews.close()
         app.state.games.close(wait=GRACE_SECONDS)
         app.state.waiting.join(GRACE_SECONDS)
         kill_started()                 # a worker a thread was still starting: none outlives the server
