@@ -11,7 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from starlette.testclient import TestClient
 
 from harness.isolation.box import BoxSettings
