@@ -5,6 +5,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -21,7 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def start(*options):
-    proc = subprocess.Popen([sys.executable, "-m", "harness", "serve", *options], cwd=REPO, text=True,
+    data = tempfile.mkdtemp(prefix="serve-test-")       # the games' folder: never the user's own
+    proc = subprocess.Popen([sys.executable, "-m", "harness", "serve", "--data", data, *options], cwd=REPO, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = proc.stdout.readline()
     return proc, line

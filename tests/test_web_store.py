@@ -255,3 +255,14 @@ def test_undo_during_the_agents_think_is_answered_at_once_and_its_reply_dropped(
             assert app.state.games.held(game).session.agents["Black"].proc.poll() is None   # a fresh one waits
     finally:
         app.state.games.close()
+
+
+def test_serves_bad_data_folder_and_analyser_are_one_line(tmp_path, capsys):
+    from cli_run import run_cli
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    assert run_cli(["serve", "--port", "0", "--data", str(taken)], capsys) == (
+        2, "", f"error: --data {taken}: cannot make the folder: File exists\n")
+    assert run_cli(["serve", "--analyser", "nosuch"], capsys) == (
+        2, "", "error: --analyser: unknown analyser 'nosuch': use uci:PATH[,nodes=N] (cs3243, gardner) or "
+               "ab[,nodes=N] (nthu, congo)\n")

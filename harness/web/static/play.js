@@ -110,6 +110,7 @@
 
   function liveStatus(state) {
     if (state.ending) { return state.ending; }
+    if (state.starting) { return sideName(state, state.starting.toLowerCase()) + " is starting..."; }
     if (state.thinking) { return sideName(state, state.to_move) + " is thinking..."; }
     if (state.human_to_move) { return sideName(state, state.to_move) + " to move: click a piece, then a marked square."; }
     return sideName(state, state.to_move) + " to move.";
@@ -126,7 +127,8 @@
     $("undo").disabled = !state || !state.can_undo;
     $("resign").disabled = !going || !hasHuman(state);
     $("stop").disabled = !going || hasHuman(state);
-    $("save").disabled = !state || !state.result;
+    $("save").disabled = !state || !(state.result || state.stopped);
+    $("review-game").disabled = !state || !(state.result || state.stopped) || !!reviewing;
     document.querySelector('[data-go="first"]').disabled = !view || view.ply === 0;
     document.querySelector('[data-go="previous"]').disabled = !view || view.ply === 0;
     document.querySelector('[data-go="next"]').disabled = !view || view.ply === last();
@@ -156,11 +158,11 @@
       var state = view.state;
       $("title").textContent = live()
         ? "White: " + state.white + " vs Black: " + state.black + ", seed " + state.seed
-        : "game " + view.game + ": " + view.white + " (White) vs " + view.black + " (Black)" +
+        : (view.id ? "review of game " + view.id + ": " : "game " + view.game + ": ") + view.white + " (White) vs " + view.black + " (Black)" +
           (view.seed !== null && view.seed !== undefined ? ", seed " + view.seed : "");
       $("status").textContent = live() ? liveStatus(state) : view.ending;
       $("status").classList.toggle("thinking", live() && !!state.thinking);
-      var problems = live() ? [state.error] : [view.error, view.problem];
+      var problems = live() ? [state.error, state.notice] : [view.error, view.problem];
       showError("error", problems.filter(Boolean).join(" ") || null);
     }
     setButtons();
@@ -249,11 +251,15 @@
       view = null;
       selected = null;
       probeMove = null;
-      return chooseVariant(state.variant, state.white, state.black).then(function () { show(state); });
+      return chooseVariant(state.variant, state.white, state.black).then(function () {
+        if (state.analysed && (state.result || state.stopped)) { return showAnalysis(state.id); }
+        show(state);
+      });
     }).catch(function (error) {
       unwatch();
       view = null;
       fillMoves();
+      if (!($("white").value && $("black").value)) { chooseVariant($("variant").value); }   // a form that works
       render();
       $("title").textContent = "This game's address is gone";
       $("status").textContent = "Start a new game.";
@@ -323,6 +329,69 @@
       link.click();
       link.remove();
     }).catch(function (error) { showError("error", error); });
+  }
+
+  // -- review in one click, the games kept ----------------------------------------------------
+
+  var reviewing = null;         // the game id whose review runs
+
+  function reviewGame() {       // the server reviews the game shown; its progress, then the analysis board
+    if (!live()) { return; }
+    var id = view.id;
+    reviewing = id;
+    setButtons();
+    var note = $("review-progress"), path = "/api/games/" + encodeURIComponent(id) + "/review";
+    var step = function (progress) {
+      if (progress.status === "done") { reviewing = null; note.hidden = true; return showAnalysis(id); }
+      if (progress.status === "failed" || progress.status === "none") {
+        throw new Error("the review stopped: " + (progress.error || "nothing was kept"));
+      }
+      note.hidden = false;
+      note.dataset.done = String(progress.done || 0);
+      note.textContent = progress.status === "queued" ? "Review: waiting for " + progress.ahead + " review(s) ahead..."
+        : "Review: " + Math.min(progress.done || 0, progress.total || 0) + " / " + (progress.total === null ? "?" : progress.total) +
+          " positions" + (progress.total !== null && progress.done > progress.total ? " (a second look at the judged moves)" : "") + "...";
+      return new Promise(function (resolve) { setTimeout(resolve, 300); })
+        .then(function () { return api("GET", path); }).then(step);
+    };
+    api("POST", path, {}).then(step).catch(function (error) {
+      reviewing = null;
+      note.hidden = true;
+      showError("error", error);
+      setButtons();
+    });
+  }
+
+  function showAnalysis(id) {   // the analysis board on a game of this server (reviewed, or not yet)
+    return api("GET", "/api/games/" + encodeURIComponent(id) + "/analysis").then(function (game) {
+      unwatch();
+      selected = null;
+      probeMove = null;
+      return loadAgents(game.variant).then(function () {
+        view = Object.assign({ kind: "record", ply: 0 }, game);
+        fillAgents(game.variant);
+        fillMoves();
+        render();
+      });
+    });
+  }
+
+  function listGames() {        // the games kept, on the start page
+    api("GET", "/api/games").then(function (found) {
+      var list = $("games-list");
+      list.replaceChildren();
+      found.games.forEach(function (game) {
+        var item = document.createElement("li"), link = document.createElement("a");
+        link.href = "/game/" + encodeURIComponent(game.id);
+        link.dataset.game = game.id;
+        link.textContent = game.variant + ": " + game.white + " vs " + game.black + ", " +
+          (game.result ? game.result + " by " + game.reason : game.stopped ? "stopped" : "going on") +
+          ", " + game.plies + " plies" + (game.analysed ? ", reviewed" : "");
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      $("games").hidden = !found.games.length;
+    }).catch(function () { $("games").hidden = true; });
   }
 
   // -- the probe, playing from here, the FEN ---------------------------------------------------
@@ -485,6 +554,7 @@
   function fromAddress() {      // /game/ID shows that game; /?white=...&black=... starts one
     var match = window.location.pathname.match(/^\/game\/([^/]+)$/);
     if (match) { return loadGame(decodeURIComponent(match[1])); }
+    listGames();
     var query = new URLSearchParams(window.location.search);
     var names = Object.keys(variants), variant = query.get("variant") || names[0];
     if (!variants[variant]) { showError("setup-error", "unknown variant '" + variant + "'"); variant = names[0]; }
@@ -526,6 +596,7 @@
     $("stop").addEventListener("click", function () { liveAction("/stop"); });
     $("flip").addEventListener("click", function () { flipped = !flipped; render(); });
     $("save").addEventListener("click", save);
+    $("review-game").addEventListener("click", reviewGame);
     $("probe").addEventListener("click", askProbe);
     $("probe-live").addEventListener("change", function () { if ($("probe-live").checked) { askProbe(); } });
     $("probe-agent").addEventListener("change", function () { if ($("probe-live").checked) { askProbe(); } });
