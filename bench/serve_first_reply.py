@@ -4,8 +4,9 @@ agent's reply is seen, against the agent's own recorded think for that move.
 Run: python bench/serve_first_reply.py [--agent AB.py] [--games 5] [--moves 4] [--variant cs3243]
 
 Starts `python -m harness serve --port 0 --data TMP --agent AGENT` (loopback), then per game:
-a new game (a human White against AGENT Black, seed = the game's number), waits 1 s (a person
-reads the board: the agent's box starts meanwhile, since the game's creation), then MOVES human
+a new game (a human White against AGENT Black, seed = the game's number), waits until the
+agent's box has started (a person reads the board meanwhile: the box starts when the game is
+created; a move made before it is up waits for the rest of its start-up), then MOVES human
 moves (the legal move at index seed % count), each followed by polling the game every 5 ms until
 the reply is there. Per reply it prints the wall time from the move's POST to the reply seen, the
 agent's recorded think (the state's `seconds`), the difference, and the agent's start-up (the
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,7 +49,9 @@ def main() -> int:
     try:
         for seed in range(args.games):
             game = call(url + "api/games", {"variant": args.variant, "white": "human", "black": args.agent, "seed": seed})
-            time.sleep(1.0)
+            deadline = time.monotonic() + 60                 # a person reads the board meanwhile
+            while "black" not in call(url + f"api/games/{game['id']}")["startup"] and time.monotonic() < deadline:
+                time.sleep(0.05)
             for k in range(args.moves):
                 state = call(url + f"api/games/{game['id']}")
                 if state["result"] or not state["legal"]:
@@ -69,7 +73,10 @@ def main() -> int:
                 worst[which] = max(worst[which], late)
                 print(f"game {seed + 1} reply {k + 1}: seen after {seen:.3f} s, think {think:.3f} s, "
                       f"beyond it {late * 1000:+.0f} ms; start-up {state['startup'].get('black')} s (apart)")
-            call(url + f"api/games/{game['id']}/resign", {})
+            try:
+                call(url + f"api/games/{game['id']}/resign", {})
+            except urllib.error.HTTPError:          # over already
+                pass
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)

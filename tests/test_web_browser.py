@@ -209,7 +209,8 @@ def test_a_watched_game_of_two_agents_is_stopped(page, url):
     page.wait_for_selector("#status:has-text('Stopped after')")
     plies = len(page.query_selector_all("#moves button[data-ply]"))
     assert page.inner_text("#status") == f"Stopped after {plies} pl{'y' if plies == 1 else 'ies'}: nobody plays on."
-    assert page.is_disabled("#stop") and page.is_disabled("#save")
+    assert page.is_disabled("#stop")
+    assert not page.is_disabled("#save") and not page.is_disabled("#review-game")    # issue 60: kept, saved, reviewed
     page.wait_for_timeout(2500)                            # longer than two paces: nobody played on
     assert len(page.query_selector_all("#moves button[data-ply]")) == plies
     assert page.problems == []
