@@ -59,10 +59,10 @@ def add_parser(sub) -> None:
                    help="a .py file or program agent loses a move it has not answered in this time "
                         "(default: as in series, 30; nthu 10)")
     p.add_argument("--max-games", type=whole_number(1), default=MAX_GAMES, metavar="N",
-                   help=f"games kept at once (default {MAX_GAMES}); finished ones make room, and a new game "
+                   help=f"games held in memory at once (default {MAX_GAMES}); finished ones make room, and a new game "
                         f"is refused (503) while all N go on")
     p.add_argument("--idle-minutes", type=positive_seconds, default=IDLE_SECONDS / 60, metavar="MINUTES",
-                   help=f"a game nobody has looked at this long expires and its agents stop "
+                   help=f"a game nobody has looked at this long lets its agents' processes go (it stays kept in --data) "
                         f"(default {IDLE_SECONDS / 60:g})")
     p.add_argument("--data", default=None, metavar="DIR",
                    help="the folder the games are kept in (DIR/games.sqlite3; default $XDG_DATA_HOME/minichess, "
