@@ -90,7 +90,7 @@ def test_one_click_review_the_games_list_and_a_restart(page, browser, tmp_path):
         page.goto(url + "game/" + going)                             # the address shows the game (another port)
         page.wait_for_selector('#moves button[data-ply="2"]')
         assert page.inner_text('#moves button[data-ply="1"]').startswith("b2b3")
-        assert "White (human) to move" in page.inner_text("#status")
+        page.wait_for_selector("#status:has-text('White (human) to move')")
         page.click('#board .square[data-square="c2"]')                # and it is played on
         page.click('#board .square[data-square="c3"]')
         page.wait_for_selector('#moves button[data-ply="4"]')

@@ -110,7 +110,9 @@
 
   function liveStatus(state) {
     if (state.ending) { return state.ending; }
-    if (state.starting) { return sideName(state, state.starting.toLowerCase()) + " is starting..."; }
+    if (state.starting && state.starting.toLowerCase() === state.to_move) {   // its first move waits for it
+      return sideName(state, state.to_move) + " is starting...";
+    }
     if (state.thinking) { return sideName(state, state.to_move) + " is thinking..."; }
     if (state.human_to_move) { return sideName(state, state.to_move) + " to move: click a piece, then a marked square."; }
     return sideName(state, state.to_move) + " to move.";
