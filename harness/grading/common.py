@@ -1,7 +1,6 @@
 """What the class graders share: the class's student folders, a fingerprint of a student's
 sources (a changed student is graded again), the class's progress with the time left, the
 gradebook's files, and the one-line errors."""
-import csv
 import datetime
 import hashlib
 import os
@@ -11,6 +10,7 @@ from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional
 
 from ..isolation import box as boxing
 from ..runs.results import ResultsError, write_json
+from ..view.csv_out import write_csv
 from .report import project_version
 
 GRADEBOOK_JSON, GRADEBOOK_CSV = "gradebook.json", "gradebook.csv"
@@ -135,13 +135,10 @@ def gradebook_of(class_dir: str, variant: str, box, settings: dict, rows: List[d
 
 
 def write_gradebook(out: str, gradebook: dict, fields: List[str], flat: Callable[[dict], Dict[str, object]]) -> None:
-    """gradebook.json as it is, gradebook.csv one row per student (`flat` gives a row's cells)."""
+    """gradebook.json as it is, gradebook.csv one row per student (`flat` gives a row's cells;
+    harness.view.csv_out writes them, formula cells neutralised)."""
     write_json(os.path.join(out, GRADEBOOK_JSON), gradebook)
-    with open(os.path.join(out, GRADEBOOK_CSV), "w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        for row in gradebook["students"]:
-            writer.writerow({k: ("" if v is None else v) for k, v in flat(row).items()})
+    write_csv(os.path.join(out, GRADEBOOK_CSV), fields, (flat(row) for row in gradebook["students"]))
 
 
 def check_out(class_dir: str, out: str, resume: bool, force: bool) -> None:

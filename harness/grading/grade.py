@@ -16,7 +16,6 @@ verdict and the Gradescope bundle's points, fields in docs/grading.md) and per s
 report.md and report.html, written for the student (`student_report`). A resume with other
 settings is refused (`results.open_group`).
 """
-import csv
 import datetime
 import json
 import multiprocessing
@@ -37,6 +36,7 @@ from ..runs.results import (RESULTS_FILE, ResultsError, changed_files, check_fre
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..runs.series import RunOptions, RunResult, run_plans
 from .common import GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS
+from ..view.csv_out import write_csv
 from .submission import class_entry, find_submission
 from ..variants import DEFAULT_VARIANT
 
@@ -277,11 +277,8 @@ def csv_row(row: dict, opponents: Sequence[str]) -> dict:
 def write_gradebook(out: str, gradebook: dict) -> None:
     write_json(os.path.join(out, GRADEBOOK_JSON), gradebook)
     opponents = gradebook["settings"]["opponents"]
-    with open(os.path.join(out, GRADEBOOK_CSV), "w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=csv_fields(opponents))
-        writer.writeheader()
-        for row in gradebook["students"]:
-            writer.writerow(csv_row(row, opponents))
+    write_csv(os.path.join(out, GRADEBOOK_CSV), csv_fields(opponents),
+              (csv_row(row, opponents) for row in gradebook["students"]))
 
 
 def say(text: str) -> None:

@@ -1,12 +1,12 @@
 """similarity.json, similarity.csv and similarity.html (one self-contained page: Jinja2, inline CSS,
 no script and nothing fetched)."""
-import csv
 import os
 from typing import Dict, List, Optional, Sequence
 
 import jinja2
 
 from ..runs.results import write_json
+from ..view import csv_out
 from .compare import Prepared, text_of
 
 JSON_NAME, CSV_NAME, HTML_NAME = "similarity.json", "similarity.csv", "similarity.html"
@@ -40,13 +40,11 @@ def groups(pairs: Sequence[dict]) -> List[List[str]]:
 
 
 def write_csv(path: str, pairs: Sequence[dict]) -> None:
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
-        writer.writeheader()
-        for rank, pair in enumerate(pairs, 1):
-            writer.writerow({"rank": rank, "a": pair["a"], "b": pair["b"], "similarity": f"{pair['similarity']:.4f}",
-                             "flagged": "yes" if pair["flagged"] else "no", "shared_tokens": pair["shared_tokens"],
-                             "longest_fragment": pair["longest_fragment"], "fragments": len(pair["fragments"])})
+    rows = ({"rank": rank, "a": pair["a"], "b": pair["b"], "similarity": f"{pair['similarity']:.4f}",
+             "flagged": "yes" if pair["flagged"] else "no", "shared_tokens": pair["shared_tokens"],
+             "longest_fragment": pair["longest_fragment"], "fragments": len(pair["fragments"])}
+            for rank, pair in enumerate(pairs, 1))
+    csv_out.write_csv(path, CSV_FIELDS, rows)
 
 
 def colour(index: int) -> str:
