@@ -88,7 +88,7 @@ def test_the_command_shows_the_folder_or_the_file_alone(tmp_path):
     argv = ["python", "-S", "-u", "worker.py", "3", "4", "agent", str(student), "White", "0"]
     folder, env = box.command(BoxSettings(), argv, str(student))
     alone, _ = box.command(BoxSettings(share="file"), argv, str(student))
-    assert folder[0] == box.bwrap()[0] and folder[-9:] == argv[1:]
+    assert folder[1:4] == ["-S", box.BOX_START, box.bwrap()[0]] and folder[-9:] == argv[1:]
     for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
         assert flag in folder
     binds = lambda args: [args[i + 1] for i, a in enumerate(args) if a == "--ro-bind"]  # noqa: E731

@@ -386,8 +386,11 @@ def test_the_folder_the_box_shows_a_program(tmp_path, monkeypatch):
     assert untrusted_run.home_of(["/usr/bin/python3", str(FIXTURES / "reference.py"), "eval1"], here) == str(FIXTURES)
     assert untrusted_run.home_of([here + "/bin/moves"], here) == here + "/bin"
     assert untrusted_run.home_of(["/opt/course/build/moves", "G"], here) == "/opt/course/build"
-    assert untrusted_run.home_of(["/usr/bin/python3", "-m", "mine"], here) == here
-    assert untrusted_run.home_of(["/moves"], here) == here
+    # a system program shows nothing more (never the folder it is run from: a build's `make` or
+    # `g++` saw the grader's working folder); `congo test` shows its own working folder itself
+    assert untrusted_run.home_of(["/usr/bin/python3", "-m", "mine"], here) is None
+    assert untrusted_run.home_of(["/usr/bin/g++", "-o", "eval1", "eval1.cpp"], here) is None
+    assert untrusted_run.home_of(["/moves"], here) is None
 
 
 # -- the command line ---------------------------------------------------------------------------------

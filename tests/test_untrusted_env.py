@@ -25,11 +25,13 @@ SECRET = "sk-test-123"
 
 @pytest.fixture
 def grader_env(monkeypatch):
-    """The grader's environment holds a token; the locale is fixed so the expected one is known."""
+    """The grader's environment holds a token and a PATH of the TA's own (a process sees the fixed
+    one); the locale is fixed so the expected one is known."""
     monkeypatch.setenv("CODEPOST_API_KEY", SECRET)
+    monkeypatch.setenv("PATH", "/opt/ta-tools/bin:" + os.environ["PATH"])
     monkeypatch.setenv("LANG", "C.UTF-8")
     monkeypatch.delenv("LC_ALL", raising=False)
-    return {"PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
 def one_game(white, tmp_path, capsys, *flags):
@@ -116,7 +118,7 @@ def test_the_environment_is_named_in_one_place(monkeypatch):
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
     monkeypatch.delenv("LANG", raising=False)
     assert untrusted_env("/scratch", {"MINICHESS_BOX": "{}"}) == {
-        "PATH": "/opt/bin:/usr/bin", "LANG": "C.UTF-8", "LC_ALL": "de_DE.UTF-8", "HOME": "/scratch",
+        "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "de_DE.UTF-8", "HOME": "/scratch",
         "TMPDIR": "/scratch", "MINICHESS_BOX": "{}"}
     monkeypatch.delenv("PATH")
     assert untrusted_env("/s")["PATH"] == "/usr/local/bin:/usr/bin:/bin"

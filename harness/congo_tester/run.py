@@ -6,6 +6,7 @@ text, or not one answer per case), every case is run alone, so each failing case
 what happened, and the others are still compared.
 """
 import argparse
+import os
 import sys
 import threading
 import time
@@ -13,7 +14,7 @@ from typing import Callable, List, Optional, Sequence
 
 from ..core.argtypes import Parser, UsageError, check_writable, positive_seconds, whole_number
 from ..isolation.box import BoxSettings, bwrap
-from ..isolation.untrusted_run import CommandError, Finished, command_line
+from ..isolation.untrusted_run import CommandError, Finished, command_line, home_of
 from ..isolation.untrusted_run import run as run_program
 from ..variants.congo import programs
 from ..variants.congo.rules import LETTERS
@@ -102,7 +103,9 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = PROG,
     cases = casegen.make_cases(args.cases, args.seed, options.edition, args.part, options.piece
                                if args.part == "moves" else None)
     try:
-        differences, failures = test(args.part, options, cases, command, args.timeout, box, say)
+        # `python3 -m package` given from the student's folder: that folder is the program's own
+        shown = home_of(command) or os.getcwd()
+        differences, failures = test(args.part, options, cases, command, args.timeout, box, say, shown)
     except StartError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
@@ -121,8 +124,9 @@ class StartError(Exception):
 
 
 def test(program: str, options: argparse.Namespace, cases: List[casegen.Case], command: List[str],
-         timeout: float, box: Optional[BoxSettings], say: Callable[[str], None]):
-    """(differences, failures) of `command` on `cases`."""
+         timeout: float, box: Optional[BoxSettings], say: Callable[[str], None], shown: Optional[str] = None):
+    """(differences, failures) of `command` on `cases`; `shown`: the folder the box shows it
+    (`untrusted_run.run`'s)."""
     expected: List[List[str]] = []
     problem: List[BaseException] = []
 
@@ -135,7 +139,8 @@ def test(program: str, options: argparse.Namespace, cases: List[casegen.Case], c
     worker = threading.Thread(target=compute, daemon=True)
     worker.start()
     per_case = check.lines_per_case(program)
-    finished = run_program(command, check.input_text(program, cases).encode(), timeout, OUTPUT_CAP, box)
+    finished = run_program(command, check.input_text(program, cases).encode(), timeout, OUTPUT_CAP, box,
+                           shown=shown)
     _refuse_unstartable(finished, box)
     while worker.is_alive():
         worker.join(0.2)                   # short waits: Ctrl-C stays prompt
@@ -150,7 +155,7 @@ def test(program: str, options: argparse.Namespace, cases: List[casegen.Case], c
     if failed and finished.timed_out:
         why += " (raise --timeout if it is only slow)"
     say(f"note: the run of all {len(cases)} cases {why}; running each case alone")
-    return one_by_one(program, cases, expected, command, timeout, box, say)
+    return one_by_one(program, cases, expected, command, timeout, box, say, shown)
 
 
 def _refuse_unstartable(finished: Finished, box: Optional[BoxSettings]) -> None:
@@ -170,12 +175,14 @@ def _compare(program, cases, expected, got) -> List[check.Difference]:
 
 
 def one_by_one(program: str, cases: List[casegen.Case], expected: List[List[str]], command: List[str],
-               timeout: float, box: Optional[BoxSettings], say: Callable[[str], None]):
+               timeout: float, box: Optional[BoxSettings], say: Callable[[str], None],
+               shown: Optional[str] = None):
     per_case = check.lines_per_case(program)
     differences, failures = [], []
     last = time.monotonic()
     for i, (case, want) in enumerate(zip(cases, expected)):
-        finished = run_program(command, check.input_text(program, [case]).encode(), timeout, OUTPUT_CAP, box)
+        finished = run_program(command, check.input_text(program, [case]).encode(), timeout, OUTPUT_CAP, box,
+                               shown=shown)
         what = finished.failure(timeout, OUTPUT_CAP)
         lines = None
         if what is None:

@@ -85,7 +85,9 @@ def part_options(part: str):
 
 
 def expected_answers(part: str, count: int, seed: int, out: str):
-    """(cases, expected lines per case) for `part`, computed once and kept in OUT/expected/PART.json."""
+    """(cases, expected lines per case) for `part`, computed once and kept in OUT/expected/PART.json:
+    a folder of mode 0700 (files 0600) that no box shows (a program's box shows its own copy,
+    OUT/students/NAME/src, alone; its build writes there only)."""
     options = part_options(part)
     cases = casegen.make_cases(count, seed, options.edition, part, None)
     path = os.path.join(out, "expected", f"{part}.json")
@@ -93,8 +95,10 @@ def expected_answers(part: str, count: int, seed: int, out: str):
     if kept and kept.get("seed") == seed and kept.get("cases") == count:
         return cases, kept["expected"]
     expected = check.expected_answers(part, options, cases)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    os.chmod(os.path.dirname(path), 0o700)
     write_json(path, {"seed": seed, "cases": count, "expected": expected})
+    os.chmod(path, 0o600)
     return cases, expected
 
 
@@ -198,6 +202,7 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
     if count < 1:
         raise ClassError(f"--cases {count}: at least 1")
     cxx = shutil.which("g++")
+    out = os.path.abspath(out)      # the programs run elsewhere: a relative --out would name nothing
     check_out(class_dir, out, resume, force)
     students = find_students(class_dir)
     jobs = jobs or os.cpu_count() or 1

@@ -268,6 +268,7 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
     problem = toolchain_problem()
     if problem:
         raise ClassError(problem)
+    out = os.path.abspath(out)      # the programs run elsewhere: a relative --out would name nothing
     check_out(class_dir, out, resume, force)
     students = find_students(class_dir)
     jobs = jobs or os.cpu_count() or 1

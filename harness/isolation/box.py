@@ -36,6 +36,7 @@ from .untrusted_env import untrusted_env
 ENV = "MINICHESS_BOX"          # the worker reads its limits from this environment variable
 BOX_TMP = "/tmp"               # the box's private tmpfs: the worker's HOME and TMPDIR
 HARNESS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOX_START = os.path.join(HARNESS_DIR, "isolation", "box_start.py")    # hands bwrap its options unseen
 TMP_BYTES = 64 << 20           # the private /tmp's size
 UID_RANGE = (200000, 1200000)  # a box's user id is drawn from here (run as root only)
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
@@ -126,22 +127,34 @@ def _real_python() -> Tuple[str, List[str]]:
     return executable, needed
 
 
-def command(settings: BoxSettings, argv: List[str], student: str,
+def command(settings: BoxSettings, argv: List[str], student: Optional[str],
             writable: Sequence[str] = ()) -> Tuple[List[str], Dict[str, str]]:
     """(argv, env) that run the worker command `argv` (``python -S -u sandbox_worker.py ...``)
-    boxed for the file `student`. Without a working bwrap, the same command with the limits.
+    boxed for the file `student` (None: a program that needs nothing of its own shown, a build in
+    its `writable` copy). Without a working bwrap, the same command with the limits.
     env is the worker's whole environment (harness.isolation.untrusted_env): nothing of the grader's.
     `writable`: folders the box may write in, each shown at its own path (an NTHU program's
-    working folder with its `state` and `action`; a student's copy of a repository, built)."""
+    working folder with its `state` and `action`; a student's copy of a repository, built).
+    Nothing else of the host is shown: the grader's working folder, OUT, the class folder and the
+    reference answers exist in the box only as the empty folders leading to what is bound.
+
+    The command returned starts `box_start.py` (outside the box), which hands bwrap its options
+    and the box its command through two memfds (``bwrap --args FD``): the box's process 1 reads
+    ``bwrap --args 3 -- python -S box_start.py --inside 4 3``, never a path of OUT, the class
+    folder or the student's name."""
     path, _ = bwrap()
     box_env = {ENV: json.dumps(limits(settings, boxed=path is not None))}
     if path is None:
         return argv, untrusted_env(tempfile.gettempdir(), box_env)
     env = untrusted_env(BOX_TMP, box_env)
-    student = os.path.abspath(student)
     executable, python_dirs = _real_python()
-    seen = os.path.dirname(student) if settings.share == "folder" else student
-    args = [path, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+    shown: List[str] = []
+    chdir = BOX_TMP
+    if student is not None:
+        student = os.path.abspath(student)
+        shown.append(os.path.dirname(student) if settings.share == "folder" else student)
+        chdir = os.path.dirname(student)
+    args = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", BOX_TMP, "--dev", "/dev", "--proc", "/proc"]
     for name in SYSTEM_DIRS:
@@ -153,7 +166,7 @@ def command(settings: BoxSettings, argv: List[str], student: str,
         if os.path.exists(name):
             args += ["--ro-bind", name, name]
     writable = [os.path.abspath(folder) for folder in writable]
-    binds = sorted({*python_dirs, HARNESS_DIR, seen, *writable}, key=len)
+    binds = sorted({*python_dirs, HARNESS_DIR, *shown, *writable}, key=len)
     made = set()
     for bind in binds:
         for parent in _ancestors(bind):
@@ -164,5 +177,5 @@ def command(settings: BoxSettings, argv: List[str], student: str,
                     args += ["--dir", parent]
                 made.add(parent)
         args += ["--bind" if bind in writable else "--ro-bind", bind, bind]
-    args += ["--chdir", os.path.dirname(student), "--"]
-    return args + [executable] + argv[1:], env
+    args += ["--chdir", chdir]
+    return [executable, "-S", BOX_START, path, str(len(args)), *args, executable, *argv[1:]], env

@@ -9,9 +9,11 @@ output a student reads.
 
 The environment is:
 
-- PATH, LANG and LC_ALL, copied from the grader's environment when set (PATH otherwise
-  ``/usr/local/bin:/usr/bin:/bin``, LANG otherwise ``C.UTF-8``): a program can find its
-  interpreter (``#!/usr/bin/env python3``) and the text encoding stays the grader's;
+- PATH, a fixed minimal one (``/usr/local/bin:/usr/bin:/bin``, `PATH`), never the grader's: the
+  box shows only the system's folders, and a program that looks a name up finds the system's
+  program, not one of the TA's (a folder of their own early in their PATH);
+- LANG and LC_ALL, copied from the grader's environment when set (LANG otherwise ``C.UTF-8``):
+  the text encoding stays the grader's;
 - HOME and TMPDIR, both the process's own scratch folder (``/tmp`` inside the box, the program's
   working folder for NTHU and Congo programs);
 - the settings the process is given by the harness itself (the box's limits, `harness.isolation.box.ENV`);
@@ -22,8 +24,9 @@ This module imports nothing of the harness, so every layer may use it.
 import os
 from typing import Dict, Mapping, Optional
 
-PASSED = ("PATH", "LANG", "LC_ALL")       # taken from the grader's environment when set
-DEFAULTS = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+PATH = "/usr/local/bin:/usr/bin:/bin"    # every untrusted process's PATH, whatever the grader's
+PASSED = ("LANG", "LC_ALL")               # taken from the grader's environment when set
+DEFAULTS = {"PATH": PATH, "LANG": "C.UTF-8"}
 
 
 def untrusted_env(scratch: str, settings: Optional[Mapping[str, str]] = None) -> Dict[str, str]:

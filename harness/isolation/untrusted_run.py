@@ -15,7 +15,8 @@ stdin, what it prints on stdout, contained.
   `harness/isolation/program_launcher.py`, which applies the box's resource limits (address space, CPU
   seconds, file size; run as root, its own user id and a process limit) and then becomes the
   program; where bubblewrap works, inside bubblewrap (read-only system and Python, the program's
-  own folder read-only (`home_of`), a private /tmp, no network, its own PID namespace).
+  own folder read-only (`home_of`; nothing of the grader's working folder), a private /tmp, no
+  network, its own PID namespace, PATH the fixed /usr/local/bin:/usr/bin:/bin).
   bubblewrap reports a program killed by signal N as exit code 128 + N; `run` gives it back as
   the signal.
 """
@@ -30,7 +31,7 @@ import threading
 import time
 from typing import List, NamedTuple, Optional, Sequence
 
-from .box import BOX_TMP, BoxSettings, bwrap
+from .box import BOX_TMP, SYSTEM_DIRS, BoxSettings, bwrap
 from .box import ENV as BOX_ENV
 from .box import command as box_command
 from .sandbox import describe_exit
@@ -113,29 +114,36 @@ def command_line(text: str, cwd: Optional[str] = None) -> List[str]:
     return out
 
 
-def home_of(argv: Sequence[str], cwd: Optional[str] = None) -> str:
+def home_of(argv: Sequence[str], cwd: Optional[str] = None) -> Optional[str]:
     """The program's own folder, which the box shows it (read-only): the folder of the first file
     named after the program (the student's script: `python3 mine.py`), else the program's folder
-    (`./moves`, `../build/moves`, `/home/me/congo/moves`), except for a program found on PATH
-    (`python3 -m package`: the system's, which the box shows anyway) or standing in `/`, where it
-    is the folder the command is given from."""
-    cwd = os.path.abspath(cwd or os.getcwd())
+    (`./moves`, `../build/moves`, `/home/me/congo/moves`); None for a program of the system (found
+    on the box's PATH, under /usr, or standing in `/`), which the box shows anyway. Never the
+    folder the command is given from: a build (`make`, `g++`) sees only its copy, which it is
+    given as its working folder."""
     for arg in argv[1:]:
         if os.path.isabs(arg) and os.path.isfile(arg):
-            return os.path.dirname(arg)
-    folder = os.path.dirname(argv[0])
-    if (folder + "/").startswith(cwd + "/"):
-        return folder
-    on_path = {os.path.abspath(d) for d in untrusted_env(cwd)["PATH"].split(os.pathsep) if d}
-    return cwd if folder in on_path or folder == "/" else folder
+            return None if _system(os.path.dirname(arg)) else os.path.dirname(arg)
+    folder = os.path.dirname(os.path.join(os.path.abspath(cwd or os.getcwd()), argv[0]))
+    return None if _system(folder) else folder
+
+
+def _system(folder: str) -> bool:
+    """Is `folder` one the box shows anyway (a system folder, one of the box's PATH, `/`)?"""
+    on_path = {os.path.abspath(d) for d in untrusted_env("/")["PATH"].split(os.pathsep) if d}
+    return folder in on_path or folder == "/" or (folder + "/").startswith(tuple(d + "/" for d in SYSTEM_DIRS))
 
 
 def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
-        box: Optional[BoxSettings] = None, workdir: Optional[str] = None) -> Finished:
+        box: Optional[BoxSettings] = None, workdir: Optional[str] = None,
+        shown: Optional[str] = None) -> Finished:
     """Run `argv` once with `data` on stdin; see the module's text for what contains it.
     workdir: a folder of the caller's to work in instead of a scratch folder (HOME and TMPDIR
     too), the one folder the box lets it write in (a student's copy of a repository, built by
-    its Makefile)."""
+    its Makefile). shown: the folder the box shows read-only (default `home_of(argv)`: the
+    program's own folder, nothing for a system program)."""
+    if workdir is not None:
+        workdir = os.path.abspath(workdir)
     scratch = workdir or tempfile.mkdtemp(prefix="program-run-")
     try:
         command, env, cwd, boxed = list(argv), untrusted_env(scratch), scratch, False
@@ -145,7 +153,8 @@ def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
             # the paths leading to the folders bound into the box when those lie under /tmp
             inside = workdir or (BOX_RUN_DIR if boxed else scratch)
             launcher = [sys.executable, "-S", LAUNCHER, inside, *argv]
-            command, settings = box_command(box, launcher, os.path.join(home_of(argv), "program"),
+            home = shown or home_of(argv)
+            command, settings = box_command(box, launcher, os.path.join(home, "program") if home else None,
                                             writable=[workdir] if workdir else ())
             env = untrusted_env(inside, {BOX_ENV: settings[BOX_ENV]})
         finished = _run(command, data, timeout, cap, env, cwd)
@@ -238,12 +247,13 @@ def contained(argv: Sequence[str], workdir: str, box: BoxSettings, limit: Option
         argv[0] = os.path.realpath(sys.executable)     # a venv's link is not shown in the box
     if bwrap()[0] is not None and os.geteuid() == 0:
         _copy_unreachable(argv, workdir)
-    home = os.path.join(home_of(argv, workdir), "program")
+    home = home_of(argv, workdir)
     if limit is not None and TIMEOUT_PROGRAM:
         argv = [TIMEOUT_PROGRAM, "--kill-after", f"{grace:g}", f"{limit:g}", *argv]
     launcher = [sys.executable, "-S", LAUNCHER, workdir, *argv]
     os.chmod(workdir, 0o777)     # run as root, the box's program has a user id of its own
-    command, settings = box_command(box, launcher, home, writable=[workdir])
+    command, settings = box_command(box, launcher, os.path.join(home, "program") if home else None,
+                                    writable=[workdir])
     return command, untrusted_env(workdir, {BOX_ENV: settings[BOX_ENV]})
 
 
