@@ -202,6 +202,10 @@ def test_a_congo_program_cannot_embed_the_hidden_answers(grader_folder, where):
     expected = grader_folder / "out2" / "expected"
     assert oct(expected.stat().st_mode & 0o777) == "0o700"
     assert oct((expected / "eval1.json").stat().st_mode & 0o777) == "0o600"
+    # the build's error names its own temporary file in the box's /tmp, no path of the grader's
+    # (the absolute attack's own source and its error quote the path it wrote)
+    students = grader_folder / "out2" / "students"
+    assert absolute_paths(students if where == "relative" else students / "cpp_right", grader_folder) == []
 
 
 @needs_bwrap

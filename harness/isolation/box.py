@@ -10,8 +10,13 @@ that worker inside bubblewrap (`bwrap`):
 - /tmp is a private, small tmpfs, the only place it can write; /dev and /proc are the box's own;
 - no network (a network namespace with nothing in it: every connect fails), a new PID, IPC and
   UTS namespace, a new session, and the box dies with the harness;
-- a clean environment (`harness.isolation.untrusted_env`): PATH, LANG, HOME and TMPDIR (/tmp) and the
-  box's settings (``MINICHESS_BOX``), nothing of the grader's (no token reaches the file);
+- a clean environment (`harness.isolation.untrusted_env`): PATH (the fixed /usr/local/bin:/usr/bin:/bin),
+  LANG, HOME and TMPDIR (/tmp) and the box's settings (``MINICHESS_BOX``), nothing of the
+  grader's (no token reaches the file);
+- never the grader's working folder, OUT or a classmate: only what the caller names (the
+  student's folder or file, a folder it may write in) besides the system, Python and harness;
+- bwrap's options and the box's command go through memfds (`box_start.py`, ``--args FD``): the
+  box's /proc/1/cmdline names no bind path, so no OUT path and no student's name;
 - resource limits, set by the worker before it imports the file: address space (``memory_mb``),
   CPU seconds, file size, and, run as root, a private user id with a process limit (a fork
   bomb gets "Resource temporarily unavailable").

@@ -156,7 +156,9 @@ def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
             home = shown or home_of(argv)
             command, settings = box_command(box, launcher, os.path.join(home, "program") if home else None,
                                             writable=[workdir] if workdir else ())
-            env = untrusted_env(inside, {BOX_ENV: settings[BOX_ENV]})
+            # a build's HOME and TMPDIR are the box's private /tmp, not its copy: the compiler's
+            # temporary files (named in its messages) carry no path of the grader's
+            env = untrusted_env(BOX_TMP if boxed and workdir else inside, {BOX_ENV: settings[BOX_ENV]})
         finished = _run(command, data, timeout, cap, env, cwd)
         if boxed and finished.status is not None and finished.status > 128 and finished.status - 128 in SIGNALS:
             # bubblewrap exits with 128 + N when the program was killed by signal N
