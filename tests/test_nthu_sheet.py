@@ -123,6 +123,23 @@ def test_the_graded_commit_and_the_later_commits(forms, tmp_path):
     assert sheet.info["carol"]["later_commits"] == 1
 
 
+def test_a_class_folder_s_git_repositories_get_the_deadline(forms, tmp_path):
+    klass = tmp_path / "class"
+    shutil.copytree(os.path.join(forms[0], "alice"), klass / "alice")
+    shutil.copytree(TEMPLATE, klass / "plain")
+    deadline = nthu_sheet.parse_deadline(DEADLINE)
+    sheet = nthu_sheet.Sheet(nthu_sheet.SheetSettings(deadline=deadline, class_dir=str(klass)), say=lambda t: None)
+    students = {s.name: s for s in sheet.students(str(tmp_path / "out"), lambda text: None)}
+    assert sheet.info["alice"]["commit_date"] == "2026-06-15T04:00:00+00:00"
+    assert sheet.info["alice"]["later_commits"] == 1
+    assert sheet.info["plain"]["note"] == "not a git repository: graded as it is, no deadline applied"
+    assert students["plain"].problem is None and os.path.isfile(os.path.join(students["plain"].path, "Makefile"))
+    # the class folder's own checkout (the broken 06-22 policy) is not what is graded
+    with open(os.path.join(students["alice"].path, "src", "policy", "submission.cpp")) as handle, \
+            open(policy("alphabeta7")) as original:
+        assert handle.read() == original.read()
+
+
 def test_version_control_with_and_without_the_templates_commits(forms, tmp_path):
     without, _ = fetched(forms, tmp_path / "a")
     assert {n: without.info[n]["vcs_commits"] for n in ("alice", "carol", "dave")} == {"alice": 4, "carol": 4,
@@ -204,7 +221,7 @@ def sheet_run(forms, tmp_path_factory):
         handle.write("plagiarizer,plagiarized\ncarol,alice\n")
     command = [sys.executable, "-m", "harness", "grade", "--variant", "nthu", "--roster", form, "--deadline", DEADLINE,
                "--out", out, "--template", template, "--advanced", advanced, "--plagiarism", decisions,
-               "--ranking-bonus", "2,1", "--similar", "--move-timeout", "1", "--jobs", "2", "--progress", "none"]
+               "--ranking-bonus", "2,1", "--similar", "--move-timeout", "3", "--jobs", "2", "--progress", "none"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     with open(os.path.join(out, "gradebook.json")) as handle:

@@ -60,7 +60,7 @@ def class_sheet(args):
                                                   if repositories else ""))
     if args.class_dir is not None and from_form:
         raise UsageError(f"give CLASS_DIR or a roster with repositories ({roster.columns['repo']}), not both")
-    if not repositories or not (from_form or sheet_options or (args.class_dir and roster is not None)):
+    if not repositories or not (from_form or sheet_options):
         return roster, None
     if args.late_policy not in (None, *nthu_sheet.POLICIES):
         raise UsageError(f"--late-policy {args.late_policy}: course or deadline")
