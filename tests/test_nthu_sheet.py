@@ -109,17 +109,17 @@ def test_the_graded_commit_and_the_later_commits(forms, tmp_path):
     sheet, students = fetched(forms, tmp_path / "out")
     alice = sheet.info["alice"]
     # the last commit before deadline + grace: 06-15's, not 06-22's (counted, not graded)
-    assert alice["commit_date"] == "2026-06-15T04:00:00+00:00" and alice["later_commits"] == 1
+    assert alice["commit_date"] == "2026-06-15T12:00:00+08:00" and alice["later_commits"] == 1
     with open(os.path.join(students["alice"].path, "src", "policy", "submission.cpp")) as handle, \
             open(policy("alphabeta7")) as original:
         assert handle.read() == original.read()
-    assert sheet.info["carol"]["commit_date"] == "2026-06-20T16:30:00+00:00"
+    assert sheet.info["carol"]["commit_date"] == "2026-06-21T00:30:00+08:00"
     assert sheet.info["carol"]["later_commits"] == 0
     assert students["erin"].problem == "no repository URL (roster line 5)"
     assert students["frank"].problem.startswith(f"cannot clone file://{forms[0]}/nowhere")
     # policy deadline: carol's commit at 00:30 is after the deadline: her 06-19 commit is graded
     sheet, _ = fetched(forms, tmp_path / "out2", late_policy="deadline")
-    assert sheet.info["carol"]["commit_date"] == "2026-06-19T04:00:00+00:00"
+    assert sheet.info["carol"]["commit_date"] == "2026-06-19T12:00:00+08:00"
     assert sheet.info["carol"]["later_commits"] == 1
 
 
@@ -130,7 +130,7 @@ def test_a_class_folder_s_git_repositories_get_the_deadline(forms, tmp_path):
     deadline = nthu_sheet.parse_deadline(DEADLINE)
     sheet = nthu_sheet.Sheet(nthu_sheet.SheetSettings(deadline=deadline, class_dir=str(klass)), say=lambda t: None)
     students = {s.name: s for s in sheet.students(str(tmp_path / "out"), lambda text: None)}
-    assert sheet.info["alice"]["commit_date"] == "2026-06-15T04:00:00+00:00"
+    assert sheet.info["alice"]["commit_date"] == "2026-06-15T12:00:00+08:00"
     assert sheet.info["alice"]["later_commits"] == 1
     assert sheet.info["plain"]["note"] == "not a git repository: graded as it is, no deadline applied"
     assert students["plain"].problem is None and os.path.isfile(os.path.join(students["plain"].path, "Makefile"))
@@ -229,6 +229,7 @@ def sheet_run(forms, tmp_path_factory):
     return out, done, {row["student"]: row for row in book["students"]}
 
 
+@pytest.mark.timeout(900)        # the class is built and laddered once, in this test's setup
 def test_the_sheet_sums_every_rule(sheet_run):
     out, done, rows = sheet_run
     assert "columns read: student = 'Student Name', repo = 'GitHub repository URL', id = 'Email Address', " \
@@ -262,6 +263,7 @@ def test_the_sheet_sums_every_rule(sheet_run):
     assert f"graded commit: {alice['commit']}" in report and "can be forged" in report
 
 
+@pytest.mark.timeout(900)
 def test_who_committed_the_shared_code_first(sheet_run):
     out, _, rows = sheet_run
     text = "earlier: alice 2026-06-12, later: carol 2026-06-19"

@@ -132,8 +132,9 @@ def _hours(delta: datetime.timedelta) -> str:
     return f"{delta.total_seconds() / 3600:.1f} h"
 
 
-def _iso(stamp: int) -> str:
-    return datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).isoformat(timespec="seconds")
+def _iso(stamp: int, zone: Optional[datetime.tzinfo]) -> str:
+    """A commit's date, in the deadline's zone."""
+    return datetime.datetime.fromtimestamp(stamp, zone or datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def graded_commit(commits: List[Tuple[str, int]], settings: SheetSettings) -> Tuple[Optional[Tuple[str, int]], int]:
@@ -180,6 +181,7 @@ class Sheet:
 
     def __init__(self, settings: SheetSettings, say: Callable[[str], None] = print):
         self.settings, self.say = settings, say
+        self.zone = settings.deadline.tzinfo if settings.deadline else None
         self.info: Dict[str, dict] = {}        # per student: commit, dates, late, vcs, ...
         self.template_commits: set = set()
         self.csv_fields = CSV_FIELDS
@@ -247,10 +249,10 @@ class Sheet:
                 chosen, later = graded_commit(commits, s)
                 info.update(branch=repos.branch_name(folder), later_commits=later, url=url)
                 if chosen is None:
-                    first = _iso(commits[-1][1]) if commits else "none"
+                    first = _iso(commits[-1][1], self.zone) if commits else "none"
                     raise repos.RepoError(f"no commit on {info['branch']} dated before the deadline"
                                           f"{' + grace' if s.late_policy == 'course' else ''} (the first: {first})")
-                info.update(commit=chosen[0], commit_time=chosen[1], commit_date=_iso(chosen[1]))
+                info.update(commit=chosen[0], commit_time=chosen[1], commit_date=_iso(chosen[1], self.zone))
                 mark = os.path.join(folder, ".git", "grader-extracted")
                 kept = open(mark).read().strip() if os.path.isfile(mark) else None
                 if not (s.resume and kept == chosen[0]):
@@ -381,7 +383,7 @@ class Sheet:
             for key in ("a", "b"):
                 name = pair[key]
                 sides[key] = first_holding(os.path.join(class_dir, name), self.info.get(name, {}).get("commit"),
-                                           longest[key]["file"], longest[key]["lines"])
+                                           longest[key]["file"], longest[key]["lines"], self.zone)
             pair["chronology"] = describe_chronology(pair["a"], pair["b"], sides["a"], sides["b"])
 
 
@@ -406,7 +408,8 @@ def fragment_text(folder: str, path: str, lines: Sequence[int]) -> Optional[byte
     return _squeeze(b"\n".join(text[lines[0] - 1:lines[1]]))
 
 
-def first_holding(folder: str, commit: Optional[str], path: str, lines: Sequence[int]) -> Optional[dict]:
+def first_holding(folder: str, commit: Optional[str], path: str, lines: Sequence[int],
+                  zone: Optional[datetime.tzinfo] = None) -> Optional[dict]:
     """{"commit", "date"} of the earliest commit reachable from `commit` whose tree holds the
     text of `path`'s `lines` (white space aside), in any source file; None if unknown."""
     if commit is None:
@@ -423,7 +426,7 @@ def first_holding(folder: str, commit: Optional[str], path: str, lines: Sequence
             for blob, data in blobs.contents(todo).items():
                 held[blob] = needle in _squeeze(data)
             if any(held.get(b) for b in files):
-                return {"commit": sha, "date": _iso(stamp)}
+                return {"commit": sha, "date": _iso(stamp, zone)}
     except repos.RepoError:
         return None
     return None

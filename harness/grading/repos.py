@@ -130,7 +130,7 @@ def _last_line(err: str) -> str:
 
 def git_dir_of(folder: str) -> str:
     """OUT/repos/NAME/.git, checked to be a real folder (never a link)."""
-    path = os.path.join(folder, ".git")
+    path = os.path.join(os.path.abspath(folder), ".git")
     if os.path.islink(path) or not os.path.isdir(path):
         raise RepoError(f"{path} is not a git folder of the grader's")
     return path
@@ -188,6 +188,7 @@ def recorded(folder: str) -> Optional[dict]:
 def fetch(url: str, folder: str, settings: FetchSettings, resume: bool) -> str:
     """The repository at `url` in `folder`/.git with its whole history: fetched afresh, or (resume,
     the same URL fetched before) only what changed. Returns "cloned", "fetched" or "unchanged"."""
+    folder = os.path.abspath(folder)
     if resume and recorded(folder) and recorded(folder).get("url") == url:
         git_dir = git_dir_of(folder)
         before = git(folder, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads")
@@ -224,6 +225,7 @@ def fetch(url: str, folder: str, settings: FetchSettings, resume: bool) -> str:
 def extract(folder: str, commit: str, settings: FetchSettings) -> None:
     """The files of `commit` in `folder` (beside its .git; everything else there before is
     removed): `git archive` unpacked by tar in the box, in a folder of its own, then moved in."""
+    folder = os.path.abspath(folder)
     git_dir = git_dir_of(folder)
     status, archive, err = run_git(["--git-dir", git_dir, "archive", "--format=tar", commit], settings.timeout,
                                    cap=settings.size_mb << 20)
