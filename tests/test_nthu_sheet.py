@@ -191,6 +191,19 @@ def test_a_hostile_repository_configuration_is_never_read(tmp_path):
         repos.url_of("ext::sh -c touch% /tmp/x")
 
 
+def test_the_tas_tables_are_checked_before_anything_is_built(tmp_path):
+    bonus = tmp_path / "bonus.csv"
+    bonus.write_text("student,algorithm\nalice,MCTS\nbob,GPT\n")
+    sheet = nthu_sheet.Sheet(nthu_sheet.SheetSettings(advanced=str(bonus)), say=lambda t: None)
+    with pytest.raises(nthu_sheet.ClassError, match=r"--advanced .*bonus.csv:3: algorithm 'GPT': MCTS or NNUE"):
+        sheet.read_tables(["alice", "bob"])
+    decisions = tmp_path / "decisions.csv"
+    decisions.write_text("plagiarizer,plagiarized\nalice,bob\nbob,carl\n")
+    sheet = nthu_sheet.Sheet(nthu_sheet.SheetSettings(plagiarism=str(decisions)), say=lambda t: None)
+    with pytest.raises(nthu_sheet.ClassError, match=r"decisions.csv:3: 'bob' is both a plagiarizer and plagiarized"):
+        sheet.read_tables(["alice", "bob", "carl"])
+
+
 def test_the_late_rule():
     s = nthu_sheet.SheetSettings(deadline=nthu_sheet.parse_deadline(DEADLINE))
     deadline = s.deadline.timestamp()

@@ -185,6 +185,8 @@ class Sheet:
         self.info: Dict[str, dict] = {}        # per student: commit, dates, late, vcs, ...
         self.template_commits: set = set()
         self.csv_fields = CSV_FIELDS
+        self.advanced: Optional[Dict[str, str]] = None                  # --advanced, once read
+        self.decisions: Dict[str, Tuple[str, str]] = {}                 # --plagiarism
 
     # ------------------------------------------------------------------ before the build
     def class_path(self) -> str:
@@ -267,7 +269,14 @@ class Sheet:
                 info["problem"] = str(exc)
                 say(f"{name}: {exc}: graded 0")
                 result.append(Student(name, os.path.abspath(folder), str(exc)))
+        self.read_tables([student.name for student in result])
         return result
+
+    def read_tables(self, names: Sequence[str]) -> None:
+        """--advanced and --plagiarism read before anything is built: a bad line stops at once."""
+        s = self.settings
+        self.advanced = read_advanced(s.advanced, names) if s.advanced else {}
+        self.decisions = read_decisions(s.plagiarism, names) if s.plagiarism else {}
 
     def _template(self, out: str, say: Callable[[str], None]) -> None:
         s = self.settings
@@ -285,9 +294,9 @@ class Sheet:
     def amend(self, rows: List[dict]) -> None:
         """Each row gets the sheet's fields and its points, summed as the course does."""
         s = self.settings
-        names = [r["student"] for r in rows]
-        advanced = read_advanced(s.advanced, names) if s.advanced else {}
-        decisions = read_decisions(s.plagiarism, names) if s.plagiarism else {}
+        if self.advanced is None:
+            self.read_tables([r["student"] for r in rows])
+        advanced, decisions = self.advanced, self.decisions
         ids = {e.student: e.id for e in s.roster.entries} if s.roster else {}
         bonus = list(s.ranking_bonus)
         for row in rows:
