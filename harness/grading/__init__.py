@@ -10,9 +10,10 @@ from typing import Optional
 
 from ..variants import find_variant, variant_names
 
+REPOSITORIES = "repositories"   # NTHU: the key the sheet's options (--deadline, --template, ...) apply to
 FILES = "files"     # CS3243: a .py file per student against opponents (harness/grading/grade.py, the bundle)
 GRADERS = {
-    "repositories": "harness.grading.nthu_class",    # NTHU: a repository per student, make submission
+    REPOSITORIES: "harness.grading.nthu_class",    # NTHU: a repository per student, make submission
     "programs": "harness.grading.congo_class",       # Congo: a program per part, exact answers
 }
 
@@ -47,8 +48,11 @@ def add_class_options(p) -> None:
     p.set_defaults(memory_mb=None)      # each course's own default (cs3243 2048, nthu 4096)
 
 
-def grade_by_course(args):
-    """The grade command's run for a course with a class grader of its own, or None (CS3243)."""
+def grade_by_course(args, sheet=None):
+    """The grade command's run for a course with a class grader of its own, or None (CS3243).
+    sheet: the NTHU sheet (harness.grading.nthu_sheet.Sheet), for the repositories' grader."""
     from ..variants import find_variant
     grader = grader_of(find_variant(args.variant))
-    return None if grader is None else grader.run(args)
+    if grader is None:
+        return None
+    return grader.run(args) if sheet is None else grader.run(args, sheet)

@@ -229,7 +229,7 @@ def csv_row(row: dict) -> dict:
     return flat
 
 
-def write_student_report(out: str, row: dict, state: dict) -> None:
+def write_student_report(out: str, row: dict, state: dict, more: Sequence[str] = ()) -> None:
     folder = out_folder(out, row["student"])
     os.makedirs(folder, exist_ok=True)
     games = []
@@ -253,6 +253,7 @@ def write_student_report(out: str, row: dict, state: dict) -> None:
     if games:
         lines += ["", "Each game, replayed:", ""]
         lines += [f"- {g['baseline']} as {g['colour']} ({g['result']}): `{g['replay']}`" for g in games]
+    lines += list(more)
     if report["build_log"]:
         lines += ["", f"Build log: {report['build_log']}"]
     with open(os.path.join(folder, "report.md"), "w", encoding="utf-8") as handle:
@@ -263,14 +264,18 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
                      jobs: Optional[int] = None, executor=None, resume: bool = False, force: bool = False,
                      ranking_bonus: Sequence[float] = (), rules_penalty: float = 0.0,
                      build_timeout: float = building.BUILD_TIMEOUT, boxed: bool = True, progress="auto",
-                     say: Callable[[str], None] = print) -> dict:
-    """Grade every repository in `class_dir` into `out`; return the gradebook (also written)."""
+                     say: Callable[[str], None] = print, sheet=None) -> dict:
+    """Grade every repository in `class_dir` into `out`; return the gradebook (also written).
+    sheet: a harness.grading.nthu_sheet.Sheet (the form's roster, the deadline, the bonuses): it
+    gives the students (their graded commits fetched into OUT/repos) and amends the rows."""
     problem = toolchain_problem()
     if problem:
         raise ClassError(problem)
     out = os.path.abspath(out)      # the programs run elsewhere: a relative --out would name nothing
+    if sheet is not None:
+        class_dir = sheet.class_path()
     check_out(class_dir, out, resume, force)
-    students = find_students(class_dir)
+    students = find_students(class_dir) if sheet is None or sheet.settings.class_dir else []
     jobs = jobs or os.cpu_count() or 1
     box = boxing.BoxSettings(memory_mb=memory_mb) if boxed else None
     build_box = boxing.BoxSettings(memory_mb=max(memory_mb, building.BUILD_MEMORY_MB), file_mb=64,
@@ -286,8 +291,10 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
             raise ClassError(f"cannot create the output folder '{out}': {exc.strerror or exc}") from None
         if boxed and boxing.weaker(box):
             say(f"note: {boxing.isolation(box)}")
+        if sheet is not None:
+            students = sheet.students(out, lines)
         for student in students:
-            if student.problem:
+            if student.problem and sheet is None:
                 say(f"note: {student.problem}: graded as missing")
         states = build_class(students, out, build_box, build_timeout, jobs, resume, lines)
         box_dict = box.to_dict() if box else {"enabled": False}
@@ -295,17 +302,21 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
         eight = [name for name in sorted(ladder) if student_row(name, states[name], ladder, {}, [], 0)["all_eight"]]
         ranked = play_ranking(eight, states, out, move_timeout, box_dict, jobs, executor, resume, force, progress,
                               lines)
-        rows = []
-        for student in students:
-            row = student_row(student.name, states[student.name], ladder, ranked, list(ranking_bonus), rules_penalty)
-            write_student_report(out, row, states[student.name])
-            rows.append(row)
+        rows = [student_row(student.name, states[student.name], ladder, ranked, list(ranking_bonus), rules_penalty)
+                for student in students]
+        if sheet is not None:
+            sheet.amend(rows)
+        for row, student in zip(rows, students):
+            write_student_report(out, row, states[student.name], sheet.report_lines(row) if sheet else ())
         gradebook = gradebook_of(
             class_dir, VARIANT, box,
             {"move_timeout": move_timeout, "memory_mb": memory_mb, "build_timeout": build_timeout,
              "ranking_bonus": list(ranking_bonus), "rules_penalty": rules_penalty,
              "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs}, rows)
-        write_gradebook(out, gradebook, CSV_FIELDS, csv_row)
+        if sheet is not None:
+            gradebook["settings"]["sheet"] = sheet.settings.recorded()
+        write_gradebook(out, gradebook, CSV_FIELDS + (sheet.csv_fields if sheet else []),
+                        (lambda row: {**csv_row(row), **sheet.csv_cells(row)}) if sheet else csv_row)
     return gradebook
 
 
@@ -325,10 +336,11 @@ def summary_lines(gradebook: dict) -> List[str]:
     return lines
 
 
-def run(args) -> int:
-    """The grade command for a class of NTHU repositories."""
+def run(args, sheet=None) -> int:
+    """The grade command for a class of NTHU repositories (sheet: the form's sheet, nthu_sheet.Sheet)."""
     return run_class_grading(args, lambda executor: grade_nthu_class(
         args.class_dir, args.out, args.move_timeout or MOVE_TIMEOUT, args.memory_mb or MEMORY_MB, args.jobs,
         executor, args.resume, args.force, parse_bonus(args.ranking_bonus), args.rules_penalty,
         args.build_timeout, not getattr(args, "no_box", False),
-        "none" if args.quiet else (args.progress or "auto"), (lambda text: None) if args.quiet else say), summary_lines)
+        "none" if args.quiet else (args.progress or "auto"), (lambda text: None) if args.quiet else say, sheet),
+        summary_lines)

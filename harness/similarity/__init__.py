@@ -58,10 +58,12 @@ def prepare_all(members: Sequence[Member], jobs: Optional[int], k: int, w: int) 
 def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: Sequence[str] = (),
         templates: Sequence[str] = (), threshold: float = DEFAULT_THRESHOLD, share: float = DEFAULT_SHARE,
         top: int = DEFAULT_TOP, jobs: Optional[int] = None, default_refs: bool = True,
-        say: Callable[[str], None] = _say, k: int = K, window: int = WINDOW) -> Outcome:
+        say: Callable[[str], None] = _say, k: int = K, window: int = WINDOW,
+        annotate: Optional[Callable[[List[dict]], None]] = None) -> Outcome:
     """Compare the class in `class_dir` and write the three files into `out_dir`. Each input that
     cannot be used is one line through `say` (and in Outcome.problems); SimilarityError (one line)
-    when there is no class to compare."""
+    when there is no class to compare. annotate: called on the pairs before they are written (the
+    NTHU sheet adds each flagged pair's "chronology": who committed the shared code first)."""
     started = time.perf_counter()
     problems: List[str] = []
 
@@ -105,6 +107,8 @@ def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: 
                       "shared_tokens": figures["shared_tokens"], "longest_fragment": figures["longest_fragment"],
                       "fragments": [fragment_json(a, b, f) for f in sorted(found, key=lambda f: (-f.tokens, f.a))]})
     pairs.sort(key=lambda p: (-p["similarity"], -p["shared_tokens"], p["a"], p["b"]))
+    if annotate is not None:
+        annotate(pairs)
     data = {"threshold": threshold, "pairs": pairs}
     settings = {"members": len(class_prep), "previous": sum(p.kind == "previous" for p in prepared),
                 "references": sum(p.kind == "reference" for p in prepared),
