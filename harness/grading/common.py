@@ -141,6 +141,19 @@ def write_gradebook(out: str, gradebook: dict, fields: List[str], flat: Callable
     write_csv(os.path.join(out, GRADEBOOK_CSV), fields, (flat(row) for row in gradebook["students"]))
 
 
+def add_gradebook_column(out: str, name: str, cells: Dict[str, object], after: Optional[str] = None) -> None:
+    """OUT/gradebook.csv gains (or refreshes) column `name`: each row's cell is `cells[student]`
+    (empty when absent); the column goes after `after`, else last. Written by the one CSV writer."""
+    import csv
+    table = os.path.join(out, GRADEBOOK_CSV)
+    with open(table, encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        fields, rows = list(reader.fieldnames or []), list(reader)
+    if name not in fields:
+        fields.insert(fields.index(after) + 1 if after in fields else len(fields), name)
+    write_csv(table, fields, [{**row, name: cells.get(row["student"])} for row in rows])
+
+
 def check_out(class_dir: str, out: str, resume: bool, force: bool) -> None:
     """--out is usable: outside the class, and not a finished grading unless resumed or forced."""
     class_abs, out_abs = os.path.realpath(class_dir), os.path.realpath(out)

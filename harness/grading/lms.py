@@ -10,14 +10,13 @@ flagged pairs) follows; neither LMS imports it as a grade (Canvas: choose "ignor
 Cells a student controls (names typed in a form) are neutralised by the one CSV writer
 (view/csv_out.py): a spreadsheet shows them as text and never runs them.
 """
-import csv
 import json
 import os
 from typing import Callable, Dict, List, Optional
 
 from ..runs.results import write_json
 from ..view.csv_out import write_csv
-from .common import GRADEBOOK_CSV, GRADEBOOK_JSON
+from .common import GRADEBOOK_JSON, add_gradebook_column
 from .roster import Roster
 
 LMS_CSV = "gradebook-lms.csv"
@@ -46,14 +45,7 @@ def apply_roster(out: str, roster: Roster, say: Callable[[str], None]) -> dict:
     if unknown:
         say(f"note: graded, not in the roster (no id): {', '.join(unknown)}")
     write_json(path, book)
-    table = os.path.join(out, GRADEBOOK_CSV)
-    with open(table, encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-        fields = list(rows[0].keys()) if rows else []
-    if rows and "id" not in fields:
-        fields.insert(fields.index("student") + 1, "id")
-    by_name = {row["student"]: row for row in book["students"]}
-    write_csv(table, fields, [{**row, "id": by_name.get(row["student"], {}).get("id")} for row in rows])
+    add_gradebook_column(out, "id", {row["student"]: row.get("id") for row in book["students"]}, after="student")
     return book
 
 

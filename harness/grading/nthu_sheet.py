@@ -22,7 +22,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from ..variants.nthu.grading import BASELINES
 from . import repos
 from ..runs.results import write_json
-from .common import GRADEBOOK_CSV, GRADEBOOK_JSON, ClassError, Student
+from .common import GRADEBOOK_JSON, ClassError, Student, add_gradebook_column
 from .roster import Roster, parse_time
 
 LATE_FACTOR = 0.6                  # the course: late within the grace period -40 %
@@ -481,15 +481,5 @@ def add_chronology(out: str, pairs: Sequence[dict]) -> None:
     for row in book["students"]:
         row["similarity_chronology"] = found.get(row["student"], [])
     write_json(path, book)
-    table = os.path.join(out, GRADEBOOK_CSV)
-    with open(table, encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        fields, rows = list(reader.fieldnames or []), list(reader)
-    if "similarity_chronology" not in fields:
-        fields.append("similarity_chronology")
-    with open(table, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({**row, "similarity_chronology": " | ".join(
-                entry["text"] for entry in found.get(row["student"], []))})
+    add_gradebook_column(out, "similarity_chronology", {
+        name: " | ".join(entry["text"] for entry in entries) for name, entries in found.items()})
