@@ -175,9 +175,11 @@ def test_the_game_review_graph_marks_and_arrow(browser, played, tmp_path):
     judged = {p["ply"]: p["judgement"] for p in entry["plies"] if p["judgement"]}
     assert judged            # random's play is judged somewhere
     marks = page.eval_on_selector_all("#viewer .moves button[data-judgement]",
-                                      "els => els.map(e => [+e.dataset.ply, e.dataset.judgement, e.textContent])")
+                                      "els => els.map(e => [+e.dataset.ply, e.dataset.judgement, e.dataset.move, "
+                                      "e.textContent.replace(/^(.*?)x(.*?)$/, (m, a, b) => a + b)])")
     glyphs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-    assert marks == [[k, j, record["moves"][k - 1] + glyphs[j]] for k, j in sorted(judged.items())]
+    # each judged move: its name (a capture reads "d4xb2", issue 60) and its glyph
+    assert marks == [[k, j, record["moves"][k - 1], record["moves"][k - 1] + glyphs[j]] for k, j in sorted(judged.items())]
     assert page.locator("#viewer svg.eval-graph circle").count() == len(judged)
     # a click in the middle of the graph goes to the middle ply
     box = graph.bounding_box()
