@@ -3,7 +3,7 @@
 annotated, seconds per ply and the analyser's noise.
 
 Run: python bench/analysis.py [--games 6] [--variants cs3243 nthu congo] [--factor 100]
-                              [--second-look 4 10] [--floor 5 8] [--seed 0]
+                              [--second-look 4 10] [--floor 5 8] [--margin 3 5] [--seed 0]
 
 For each variant, --games games between two of its built-in agents (seeds S, S+1, ...; 4-ply
 random openings; cs3243 minimax vs AB.py, the case of issue 51; nthu and congo greedy vs ab) are played, then reviewed
@@ -108,6 +108,8 @@ def main() -> None:
                         help="also the new rule with these second-look factors")
     parser.add_argument("--floor", type=float, nargs="*", default=[],
                         help="also the new rule with these noise floors (win %% points)")
+    parser.add_argument("--margin", type=float, nargs="*", default=[],
+                        help="also the new rule with these margins for ?! and ? (win %% points)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     for variant in args.variants:
@@ -119,6 +121,7 @@ def main() -> None:
         rules += [(f"new, second look x{f}", own._replace(second_look=f)) for f in args.second_look
                   if f != own.second_look]
         rules += [(f"new, floor {f:g}", own._replace(floor=f)) for f in args.floor if f != own.floor]
+        rules += [(f"new, margin {m:g}", own._replace(margin=m)) for m in args.margin if m != own.margin]
         runs = [(name, rule) + reviewed(variant, records, rule) for name, rule in rules]
         nodes = analyser.nodes
         plies = sum(len(e["plies"]) for e in runs[0][2])
@@ -139,6 +142,7 @@ def main() -> None:
         try:
             for name, rule, entries, seconds, cpu, _ in runs:
                 still = same = judged = 0
+                light = light_held = 0          # ?! and ?: the judgements issue 60 asks to hold
                 for record, entry in zip(records, entries):
                     states, moves = game_states(record, v)
                     for p in entry["plies"]:
@@ -152,10 +156,15 @@ def main() -> None:
                         again = None if rule.spare_best and best == moves[i] else formulas.judgement(drop)
                         still += again is not None
                         same += again == p["judgement"]
+                        if p["judgement"] != "blunder":
+                            light += 1
+                            light_held += again is not None
                 print(f"  {name}: {still}/{judged} judged moves still judged at {args.factor}x "
                       f"({100 * still / max(1, judged):.1f} %; the same label: {same}, {100 * same / max(1, judged):.1f} %); "
                       f"plies annotated: {judged}/{plies} ({100 * judged / max(1, plies):.1f} %); "
                       f"{seconds / plies:.4f} s per ply (CPU {cpu / plies:.4f} s)")
+                print(f"    ?! and ?: {light_held}/{light} still judged at {args.factor}x "
+                      f"({100 * light_held / max(1, light):.1f} %)")
         finally:
             deep.close()
         analyser.verify()

@@ -42,9 +42,14 @@ def test_win_percent_by_hand():
         assert formulas.win_percent(cp) == pytest.approx(expected, abs=1e-6)
 
 
-def test_win_percent_clamps_and_counts_a_mate_as_the_ceiling():
-    assert formulas.win_percent(5000) == formulas.win_percent(1000) == formulas.win_percent(None, mate=7)
-    assert formulas.win_percent(-2500) == formulas.win_percent(None, mate=-1) == pytest.approx(2.455256, abs=1e-6)
+def test_win_percent_clamps_and_a_mate_is_a_result():
+    assert formulas.win_percent(5000) == formulas.win_percent(1000) == pytest.approx(97.544744, abs=1e-6)
+    assert formulas.win_percent(-2500) == formulas.win_percent(-1000) == pytest.approx(2.455256, abs=1e-6)
+    # issue 60: a mate is 100 or 0 whatever the curve (Congo's fitted slope gave a side mated in
+    # one 25.01 %: its clamped 1,000 cp)
+    for slope in (formulas.WIN_SLOPE, 0.001098, 0.00224):
+        assert formulas.win_percent(None, mate=7, slope=slope) == formulas.win_percent(None, mate=1, slope=slope) == 100.0
+        assert formulas.win_percent(None, mate=-1, slope=slope) == 0.0
 
 
 def test_move_accuracy_by_hand():
@@ -108,7 +113,11 @@ def test_a_drop_below_the_floor_is_not_judged_and_the_slope_is_the_analysers():
     assert formulas.judgement(16.0, floor=7.5) == "blunder"
     # 100 cp on a slope of 0.002: 100 / (1 + e^-0.2) = 100 / 1.818731 = 54.983400 (chess's slope: 59.102590)
     assert formulas.win_percent(100, slope=0.002) == pytest.approx(54.983400, abs=1e-6)
-    assert formulas.win_percent(None, mate=3, slope=0.002) == formulas.win_percent(1000, slope=0.002)
+    assert formulas.win_percent(None, mate=3, slope=0.002) == 100.0      # a mate is a result (issue 60)
+    # the margin (issue 60): an inaccuracy or a mistake needs 3 points more, a blunder does not
+    assert formulas.judgement(7.0, margin=3) is None and formulas.judgement(8.0, margin=3) == "inaccuracy"
+    assert formulas.judgement(12.0, margin=3) == "inaccuracy" and formulas.judgement(13.0, margin=3) == "mistake"
+    assert formulas.judgement(15.0, margin=3) == "blunder"
 
 
 def test_search_scores_turn_to_whites_view():
@@ -161,7 +170,7 @@ def test_cs3243_hung_queen_is_a_blunder_at_its_ply():
     assert take["best"] in ("f5g4", "f6g4") and take["judgement"] is None and take["second_look"] == "before"
     assert entry["turning_point"]["white"] == 3
     assert entry["analyser"] == ("Fairy-Stockfish 11.1 LB 64 (uci:/usr/games/fairy-stockfish,nodes=2000, "
-                                 "second look x10)")
+                                 "second look x10, margin 3)")
 
 
 @pytest.mark.parametrize("variant, judged", [("nthu", "blunder"), ("congo", "inaccuracy")])
@@ -174,7 +183,7 @@ def test_our_searches_flag_the_hung_piece(variant, judged):
     assert (hang["ply"], hang["colour"], hang["judgement"]) == (3, "white", judged)
     assert entry["turning_point"]["white"] == 3
     assert [p["judgement"] for p in entry["plies"][:2]] == [None, None]
-    assert entry["analyser"] == {"nthu": "ab,nodes=3000", "congo": "ab,nodes=1500"}[variant] + ", second look x10"
+    assert entry["analyser"] == {"nthu": "ab,nodes=3000", "congo": "ab,nodes=1500"}[variant] + ", second look x10, margin 3"
     assert entry["accuracy"]["white"] < entry["accuracy"]["black"]
 
 
@@ -232,9 +241,11 @@ RECORDED = os.path.join(FIXTURES, "best_moves_judged.jsonl")
 
 
 @pytest.mark.parametrize("variant, best_judged_before, judged_before, judged_now", [
-    pytest.param("cs3243", [1, 2], [1, 2, 3, 4, 5, 6, 7], [(7, "blunder")], marks=needs_fsf),
+    # cs3243 ply 9: -18.63 -> mated in 4, White 9.62 % -> 0 % since a mate is 0 % (issue 60)
+    pytest.param("cs3243", [1, 2], [1, 2, 3, 4, 5, 6, 7], [(7, "blunder"), (9, "inaccuracy")], marks=needs_fsf),
     ("nthu", [12], [12], []),
-    ("congo", [9], [9, 13, 33], [(33, "inaccuracy")])])
+    # congo ply 33 lets a mate in: a blunder now that the mate is 0 %, not the fitted curve's 25 % (issue 60)
+    ("congo", [9], [9, 13, 33], [(33, "blunder")])])
 def test_no_best_move_is_judged_in_recorded_games(variant, best_judged_before, judged_before, judged_now):
     # Recorded games (series minimax vs AB.py; ab vs baseline3; greedy vs ab, bench/analysis.py's
     # second congo game) in which lichess's rule judged the
@@ -326,7 +337,7 @@ def test_analyse_writes_resumes_and_redoes_on_new_settings(tmp_path, capsys):
     analysis = tmp_path / "s" / "analysis.jsonl"
     lines = analysis.read_text().splitlines()
     assert sorted(json.loads(line)["game"] for line in lines) == [0, 1]
-    assert read_analyses(path)[0]["analyser"] == "ab,nodes=400, second look x10"
+    assert read_analyses(path)[0]["analyser"] == "ab,nodes=400, second look x10, margin 3"
     before = analysis.read_bytes()
     code, _, err = run_cli(["analyse", path, "--nodes", "400", "--quiet"], capsys)       # resume: all kept
     assert code == 0 and analysis.read_bytes() == before
@@ -337,8 +348,8 @@ def test_analyse_writes_resumes_and_redoes_on_new_settings(tmp_path, capsys):
     assert code == 0, err
     assert "half-written last line" in err
     entries = [json.loads(line) for line in analysis.read_text().splitlines()]
-    assert [(e["game"], e["analyser"]) for e in entries] == [(0, "ab,nodes=400, second look x10"),
-                                                            (1, "ab,nodes=500, second look x10")]
+    assert [(e["game"], e["analyser"]) for e in entries] == [(0, "ab,nodes=400, second look x10, margin 3"),
+                                                            (1, "ab,nodes=500, second look x10, margin 3")]
 
 
 def test_a_second_analysis_of_a_busy_folder_is_refused_at_once(tmp_path, capsys):
@@ -370,7 +381,7 @@ def test_replay_and_html_show_the_review(tmp_path, capsys):
     code, out, _ = run_cli(["replay", path, "--game", "0"], capsys)
     assert code == 0
     assert "  review: a3a4?! (best " in out
-    assert "review by ab,nodes=1500, second look x10: accuracy White" in out
+    assert "review by ab,nodes=1500, second look x10, margin 3: accuracy White" in out
     code, _, _ = run_cli(["replay", path, "--game", "0", "--html", str(tmp_path / "g.html")], capsys)
     page = (tmp_path / "g.html").read_text()
     assert code == 0 and '"judgements":[null,null,"inaccuracy"]' in page and 'class="eval-graph"' in page
@@ -384,7 +395,7 @@ def test_report_analyse_names_the_turning_points(tmp_path, capsys):
     assert code == 0, err
     report = json.loads((tmp_path / "r" / "report.json").read_text())
     entry = report["opponents"]["greedy"]
-    assert entry["accuracy"]["games"] == 1 and entry["accuracy"]["analyser"] == ["ab,nodes=300, second look x10"]
+    assert entry["accuracy"]["games"] == 1 and entry["accuracy"]["analyser"] == ["ab,nodes=300, second look x10, margin 3"]
     markdown = (tmp_path / "r" / "report.md").read_text()
     assert entry["losses"] == 1                    # random loses to greedy with seed 0
     section = markdown.split("## Game review")[1]
@@ -393,7 +404,7 @@ def test_report_analyse_names_the_turning_points(tmp_path, capsys):
     assert (f"  - game 0 (loss, king_threat): turning point: ply {ply['ply']}, White {ply['move']}"
             in section)
     assert f"`python -m harness replay {out}/greedy/results.jsonl --game 0`" in section
-    assert '"review":{"analyser":"ab,nodes=300, second look x10"' in (tmp_path / "r" / "report.html").read_text()
+    assert '"review":{"analyser":"ab,nodes=300, second look x10, margin 3"' in (tmp_path / "r" / "report.html").read_text()
 
 
 def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys):
@@ -408,7 +419,7 @@ def test_analyse_draws_a_tournaments_page_again_with_the_review(tmp_path, capsys
     assert page in printed
     reviews = read_analyses(os.path.join(out, "pairs", "random-vs-greedy", "results.jsonl"))
     assert sorted(reviews) == [0, 1]
-    assert open(page, encoding="utf-8").read().count('"review":{"analyser":"ab,nodes=300, second look x10"') == 2
+    assert open(page, encoding="utf-8").read().count('"review":{"analyser":"ab,nodes=300, second look x10, margin 3"') == 2
 
 
 @pytest.mark.parametrize("argv, message", [

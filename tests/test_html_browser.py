@@ -78,7 +78,7 @@ def test_a_game_clicked_through_matches_the_referee(browser, played, report_file
     # the longest game: a draw against dummy, the agent playing Black
     page.click("#games tbody tr:nth-child(3) button.view")
     assert page.inner_text("#viewer .game-title").startswith("dummy@black, game 0:")
-    assert page.inner_text("#viewer .ending") == "Draw by fifty_move_draw after 204 plies."
+    assert page.inner_text("#viewer .ending") == "Draw: too many plies without a capture (after 204 plies)."
     assert page.inner_text("#viewer .command") == "python -m harness replay dummy@black/results.jsonl --game 0"
     seen = boards[("dummy@black", 0)]
     page.click("#viewer button[data-go=last]")
@@ -145,7 +145,7 @@ def test_the_one_game_page(browser, tmp_path):
     assert view.pieces() == seen[0]
     view.page.keyboard.press("End")
     assert view.ply() == record["plies"] and view.pieces() == seen[-1]
-    assert view.page.inner_text("#viewer .ending") == f"Black (random) wins by king_capture after {record['plies']} plies."
+    assert view.page.inner_text("#viewer .ending") == f"Black wins: it captured White's King (after {record['plies']} plies)."
     assert view.page.inner_text("#viewer .command") == "python -m harness replay r/results.jsonl --game 1"
     assert view.problems == []
     view.close()
@@ -175,9 +175,11 @@ def test_the_game_review_graph_marks_and_arrow(browser, played, tmp_path):
     judged = {p["ply"]: p["judgement"] for p in entry["plies"] if p["judgement"]}
     assert judged            # random's play is judged somewhere
     marks = page.eval_on_selector_all("#viewer .moves button[data-judgement]",
-                                      "els => els.map(e => [+e.dataset.ply, e.dataset.judgement, e.textContent])")
+                                      "els => els.map(e => [+e.dataset.ply, e.dataset.judgement, e.dataset.move, "
+                                      "e.textContent.replace(/^(.*?)x(.*?)$/, (m, a, b) => a + b)])")
     glyphs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-    assert marks == [[k, j, record["moves"][k - 1] + glyphs[j]] for k, j in sorted(judged.items())]
+    # each judged move: its name (a capture reads "d4xb2", issue 60) and its glyph
+    assert marks == [[k, j, record["moves"][k - 1], record["moves"][k - 1] + glyphs[j]] for k, j in sorted(judged.items())]
     assert page.locator("#viewer svg.eval-graph circle").count() == len(judged)
     # a click in the middle of the graph goes to the middle ply
     box = graph.bounding_box()
@@ -185,13 +187,15 @@ def test_the_game_review_graph_marks_and_arrow(browser, played, tmp_path):
     middle = round(record["plies"] / 2)
     assert abs(view.ply() - middle) <= 1
     assert page.get_attribute("#viewer svg.eval-graph", "data-ply") == str(view.ply())
-    # the arrow: the analyser's best move in the position shown
+    # the arrow after a move: its mover's best move in the position before it, the move the text
+    # names (issue 60: it showed the other side's best)
     page.keyboard.press("Home")
-    arrow = page.eval_on_selector("svg.board .arrows g.best-move", "g => g.dataset.from + g.dataset.to")
-    assert arrow == entry["plies"][0]["best"]
+    assert page.locator("svg.board .arrows g.best-move").count() == 0
     assert page.inner_text("#viewer .review-line").startswith("start: White's win ")
     page.keyboard.press("ArrowRight")
     assert page.inner_text("#viewer .review-line").startswith(f"ply 1, White {record['moves'][0]}")
+    arrow = page.eval_on_selector("svg.board .arrows g.best-move", "g => g.dataset.from + g.dataset.to")
+    assert arrow == entry["plies"][0]["best"]
     page.locator("#viewer").screenshot(path=str(tmp_path / "review.png"))
 
 

@@ -102,7 +102,7 @@ def test_the_report_page(played):
     for g in data:
         assert len(g["positions"]) == g["plies"] + 1 == len(g["moves"]) + 1
         assert g["command"] == replay_command(f"{g['label']}/results.jsonl", g["game"])
-    assert data[0]["ending"] == "Black (greedy) wins by king_capture after 10 plies."
+    assert data[0]["ending"] == "Black wins: it captured White's King (after 10 plies)."     # the variant's words
     for key, e in report["opponents"].items():     # the whiskers are report.json's intervals
         for name, field in (("ci-win", "win_wilson95"), ("ci-notlost", "not_lost_wilson95")):
             low, high = e[field]

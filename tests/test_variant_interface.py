@@ -15,7 +15,7 @@ from harness.core.variant import BLACK, WHITE, Ending, Move, Outcome, SetupError
 from harness.play.session import Refused, read_move
 from harness.replay import record_lines
 from harness.view.board import board_geometry, move_cells
-from harness.web.words import ending_words
+from harness.view.words import ending_words
 from cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -240,7 +240,7 @@ def test_generic_modules_import_no_course():
     """The command line, the option help, the UCI engine and agent and replay name no course's
     module (a course's own features, such as puzzles/ for cs3243, may)."""
     for path in ("harness/cli.py", "harness/commands/common.py", "harness/isolation/uci_engine.py",
-                 "agents/uci.py", "harness/replay/__init__.py", "harness/web/words.py",
+                 "agents/uci.py", "harness/replay/__init__.py", "harness/view/words.py",
                  "harness/analysis/analysers.py", "harness/commands/perft.py"):
         text = (ROOT / path).read_text()
         assert not re.search(r"variants\.(cs3243|nthu|congo|gardner)\b", text), path

@@ -492,7 +492,7 @@ def test_check_and_the_river_are_in_the_data(client):
     ({"result": None, "reason": None, "moves": []}, None),
 ])
 def test_endings_in_plain_words(state, words):
-    from harness.web.words import ending_words
+    from harness.view.words import ending_words
     assert ending_words(state, find_variant(state.get("variant", "cs3243"))) == words
 
 

@@ -115,10 +115,12 @@ def test_a_results_file_with_its_analysis_is_stepped_through(page, url, tmp_path
     assert page.get_attribute('#moves button[data-ply="2"]', "data-judgement") == "blunder"
     page.click('#moves button[data-ply="2"]')
     assert f"ply 2, Black {moves[1]}?? (best a5a4): +0.30 -> +4.00" in page.inner_text("#evaluation")
-    page.click('#moves button[data-ply="1"]')          # the position before ply 2: the best move marked
+    # after ply 2, its mover's best move is marked (issue 60: not the next mover's)
     assert sorted(e.get_attribute("data-square") for e in page.query_selector_all("#board .square.best")) == [
         "a4", "a5"]
-    assert page.get_attribute("#board", "data-ply") == "1"
+    assert page.get_attribute("#board", "data-ply") == "2"
+    page.click('#moves button[data-ply="1"]')          # ply 1 was its mover's best: nothing marked
+    assert page.query_selector_all("#board .square.best") == []
     page.keyboard.press("End")
     assert page.get_attribute("#board", "data-ply") == str(len(moves))
     assert page.problems == []
@@ -145,9 +147,9 @@ def test_the_form_starts_a_game_and_shows_a_bad_fen_in_one_line(page, url):
     assert page.problems == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]
 
 
-def test_a_pawn_clicked_to_the_far_rank_becomes_a_queen(page, url):
+def test_a_pawn_clicked_to_the_far_rank_offers_the_pieces(page, url):
     """Gardner: four moves go from b4 to b5 (b4b5q, r, b, n); the board marks b5 once and a click
-    plays the first, the queen."""
+    there offers the four pieces (issue 60: it always queened); the queen is chosen here."""
     fen = "r3k/1P3/5/5/R3K w - - 0 1"
     page.goto(url + "?variant=gardner&white=human&black=random&seed=2&fen=" + fen.replace(" ", "%20"))
     page.wait_for_selector('#board .piece[data-square="b4"]')
@@ -155,6 +157,7 @@ def test_a_pawn_clicked_to_the_far_rank_becomes_a_queen(page, url):
     assert page.query_selector('#board circle.target[data-square="b5"]') is not None
     assert page.query_selector('#board circle.target[data-square="a5"]') is not None
     page.click('#board .square[data-square="b5"]')
+    page.click('#promotion button[data-piece="q"]')
     page.wait_for_selector('#moves button[data-ply="1"]')
     assert page.inner_text('#moves button[data-ply="1"]') == "b4b5q"
     assert piece(page, "b5") == ("Q", "white")
@@ -321,9 +324,11 @@ def test_the_analysis_board(page, url, tmp_path):
     page.keyboard.press("ArrowUp")                                          # up: the first position
     assert page.get_attribute("#board", "data-ply") == "0"
     assert page.get_attribute("#eval-bar", "data-win") == f"{entry['plies'][0]['win_before']:.1f}"
-    page.keyboard.press("ArrowRight")                                       # before ply 2: its best move
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")                                       # after ply 2: its mover's best move
     arrow = page.eval_on_selector("#board .arrows g.best-move", "g => g.dataset.from + g.dataset.to")
     assert arrow == "a5a4"
+    page.keyboard.press("ArrowLeft")
     assert page.input_value("#fen-shown") == page.evaluate(
         "() => fetch('/api/records/game', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
         "body: JSON.stringify({results: %s, game: 5})}).then(r => r.json()).then(g => g.fens[1])"

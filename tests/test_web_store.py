@@ -168,7 +168,7 @@ def test_review_in_one_click_runs_in_the_background_and_is_kept_with_the_game(tm
             progress = until(client, f"/api/games/{game}/review",
                              lambda s: seen.append(s) or s["status"] in ("done", "failed"))
             assert progress["status"] == "done", progress
-            assert progress["analyser"] == "ab,nodes=300, second look x10"          # the server's --analyser
+            assert progress["analyser"] == "ab,nodes=300, second look x10, margin 3"        # the server's --analyser
             assert progress["total"] == 5 and progress["done"] >= 5      # 4 plies: 5 positions, then second looks
             assert client.get(f"/api/games/{game}").json()["analysed"] is True
             board = client.get(f"/api/games/{game}/analysis").json()

@@ -60,7 +60,7 @@ def test_one_click_review_the_games_list_and_a_restart(page, browser, tmp_path):
         page.wait_for_selector("#title:has-text('review of game')", timeout=60000)
         assert page.inner_text("#title").startswith(f"review of game {game}: human (White) vs greedy (Black)")
         assert page.locator("#eval-graph").is_visible() and page.locator("#eval-bar").is_visible()
-        assert page.inner_text("#review-summary").endswith("(ab,nodes=300, second look x10)")
+        assert page.inner_text("#review-summary").endswith("(ab,nodes=300, second look x10, margin 3)")
         assert [b.inner_text().split()[0] for b in page.query_selector_all("#moves button[data-ply]")] == moves
         assert page.is_hidden("#review-progress")
         page.reload()                                                # the analysis is kept with the game

@@ -1,13 +1,16 @@
 """The numbers of a game review, as lichess computes them (sources in docs/analysis.md):
 
-- win % (White's chances, 0..100) from an evaluation in centipawns, clamped to +-1000, a mate
-  counted as +-1000: ``50 + 50 * (2 / (1 + exp(-slope * cp)) - 1)``, the slope chess's
-  0.00368208 unless the analyser gives its own (fitted to its variant's games: bench/win_curve.py);
+- win % (White's chances, 0..100) from an evaluation in centipawns, clamped to +-1000:
+  ``50 + 50 * (2 / (1 + exp(-slope * cp)) - 1)``, the slope chess's 0.00368208 unless the
+  analyser gives its own (fitted to its variant's games: bench/win_curve.py); a mate is 100 (White
+  mates) or 0 (Black mates) whatever the curve, as a finished game's result is;
 - a move's accuracy from its mover's win % before and after it: 100 when it did not drop, else
   ``103.1668100711649 * exp(-0.04354415386753951 * drop) - 3.166924740191411 + 1``, clamped to
   0..100 (the ``+ 1`` is lichess's allowance for imperfect analysis);
 - its judgement from the drop in winning chances (win % drop / 50): inaccuracy from 0.1,
-  mistake from 0.2, blunder from 0.3; a drop below `floor` (the analyser's noise) is not judged;
+  mistake from 0.2, blunder from 0.3; a drop below `floor` (the analyser's noise) is not judged,
+  and an inaccuracy or a mistake needs `margin` win % points more (issue 60: they must hold at
+  100 times the nodes);
 - a side's game accuracy: the mean of the volatility-weighted mean and the harmonic mean of its
   moves' accuracies, each move weighted by the standard deviation of White's win % over a window
   of positions around it (clamped to 0.5..12);
@@ -22,7 +25,7 @@ from typing import List, Optional, Sequence
 
 from ..core.analyser import WIN_SLOPE
 
-CP_CEILING = 1000                 # evaluations are clamped to +-1000 cp; a mate counts as that
+CP_CEILING = 1000                 # evaluations are clamped to +-1000 cp
 ACCURACY_A, ACCURACY_K, ACCURACY_B = 103.1668100711649, 0.04354415386753951, -3.166924740191411
 ACCURACY_BONUS = 1.0              # lichess: "uncertainty bonus (due to imperfect analysis)"
 JUDGEMENTS = ((0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy"))   # winning chances lost
@@ -36,7 +39,7 @@ def win_percent(cp: Optional[float], mate: Optional[int] = None, slope: float = 
     mate, positive when White mates; 0 is not a mate distance); `slope` the logistic's coefficient
     per centipawn."""
     if mate is not None:
-        cp = CP_CEILING if mate > 0 else -CP_CEILING
+        return 100.0 if mate > 0 else 0.0
     if cp is None:
         raise ValueError("an evaluation needs cp or mate")
     cp = max(-CP_CEILING, min(CP_CEILING, cp))
@@ -58,14 +61,14 @@ def move_accuracy(drop: float) -> float:
     return max(0.0, min(100.0, raw))
 
 
-def judgement(drop: float, floor: float = 0.0) -> Optional[str]:
+def judgement(drop: float, floor: float = 0.0, margin: float = 0.0) -> Optional[str]:
     """None, "inaccuracy", "mistake" or "blunder" for a mover's win % drop; None below `floor`
-    (win % points: a drop the analyser's own noise can make)."""
+    (win % points: a drop the analyser's own noise can make); an inaccuracy or a mistake needs
+    its threshold plus `margin` (win % points), a blunder its threshold alone."""
     if drop < floor:
         return None
-    chances = drop / 50
     for threshold, name in JUDGEMENTS:
-        if chances >= threshold:
+        if (drop if name == "blunder" else drop - margin) / 50 >= threshold:
             return name
     return None
 

@@ -32,16 +32,18 @@ Scored = Tuple[Optional[int], Optional[int], Optional[Move], float]   # cp, mate
 
 class Rule(NamedTuple):
     """How moves are judged: the win % slope, the smallest drop judged (win % points), the second
-    look's node factor (1: none) and whether the analyser's own best move is spared."""
+    look's node factor (1: none), whether the analyser's own best move is spared and the margin
+    (win % points) an inaccuracy's or a mistake's drop needs beyond its threshold."""
     slope: float
     floor: float
     second_look: int
     spare_best: bool
+    margin: float = 0.0
 
     @classmethod
     def of(cls, analyser: Analyser) -> "Rule":
-        """The analyser's own rule (its fitted slope, its noise, its second look)."""
-        return cls(analyser.win_slope, analyser.noise, analyser.second_look, True)
+        """The analyser's own rule (its fitted slope, its noise, its second look, its margin)."""
+        return cls(analyser.win_slope, analyser.noise, analyser.second_look, True, analyser.margin)
 
 
 LICHESS = Rule(formulas.WIN_SLOPE, 0.0, 1, False)    # the rule before issue 51, as lichess's
@@ -81,7 +83,7 @@ def _judged(before: Scored, after: Scored, move: Move, colour: str, rule: Rule) 
     if rule.spare_best and before[2] == move:
         return 0.0, None
     drop = formulas.mover_drop(before[3], after[3], colour)
-    return drop, formulas.judgement(drop, rule.floor)
+    return drop, formulas.judgement(drop, rule.floor, rule.margin)
 
 
 def review_game(record: Dict[str, Any], variant, analyser: Analyser, label: Optional[str] = None,

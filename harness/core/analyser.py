@@ -50,7 +50,9 @@ class Analyser:
       90th percentile of how far the analyser's own best move "drops" its mover's win % when the
       position after it is searched afresh at the default nodes);
     - `second_look`: a judged move's two positions are searched again with this many times the
-      nodes (1: no second look).
+      nodes (1: no second look);
+    - `margin`: win % points an inaccuracy's or a mistake's drop needs beyond its threshold, so
+      that they hold at 100 times the nodes as blunders do (bench/analysis.py, issue 60).
     """
 
     label = "analyser"    # names the analyser and its limit: analysis.jsonl's "analyser" field
@@ -58,6 +60,7 @@ class Analyser:
     win_slope = WIN_SLOPE
     noise = 0.0
     second_look = 1
+    margin = 3.0          # bench/analysis.py: ?! and ? held at 100x in 15 of 17 without, 10 of 10 with it
 
     def verify(self) -> None:
         """Called once before any work: AnalyserError (one line) when it cannot run at all."""
@@ -70,7 +73,8 @@ class Analyser:
     def rule_text(self) -> str:
         """What the label adds to the analyser's name: the second look (a line made under another
         rule is analysed again)."""
-        return f"second look x{self.second_look}" if self.second_look > 1 else "no second look"
+        text = f"second look x{self.second_look}" if self.second_look > 1 else "no second look"
+        return text + (f", margin {self.margin:g}" if self.margin else "")
 
     def close(self) -> None:
         """Stop whatever the analyser started (an engine process); safe to call twice."""

@@ -62,7 +62,8 @@ def move_cells(name: Optional[str], variant) -> Optional[List[int]]:
 def board_geometry(variant) -> Dict[str, Any]:
     """The empty board the viewer draws pieces on: squares, labels and the SVG's size, and each
     of the variant's `regions` (Congo's ``river``) as a list of [row, column] cells; with
-    ``promotions`` the letters a promotion's move name ends with (`Variant.promotion_pieces`)."""
+    ``promotions`` the letters a promotion's move name ends with (`Variant.promotion_pieces`); with
+    ``values`` the piece values of the material balance (`material_values`)."""
     columns, rows = variant.square_names()
     size, margin = 56, 22
     # the bottom left square is dark, as on a chess board
@@ -71,4 +72,17 @@ def board_geometry(variant) -> Dict[str, Any]:
     return {"size": size, "margin": margin, "columns": columns, "rows": rows, "squares": squares,
             "width": margin + len(columns) * size, "height": len(rows) * size + margin,
             **{name: [list(cell) for cell in cells] for name, cells in variant.regions().items()},
-            **({"promotions": list(variant.promotion_pieces)} if variant.promotion_pieces else {})}
+            **({"promotions": list(variant.promotion_pieces)} if variant.promotion_pieces else {}),
+            "values": material_values(variant)}
+
+
+def material_values(variant) -> Dict[str, int]:
+    """Piece letter -> the variant's value (`Variant.values`) for the material balance beside the
+    board: pieces without a value left out, and so is a royal piece's token value (one worth at
+    least every other kind of piece together, as cs3243's and nthu's kings are)."""
+    values = {variant.letters[name].upper(): value for name, value in variant.values.items()
+              if name in variant.letters and value > 0}
+    for letter, value in list(values.items()):
+        if value >= sum(v for other, v in values.items() if other != letter):
+            del values[letter]
+    return values

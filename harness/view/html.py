@@ -32,6 +32,7 @@ from ..core.records import record_states
 from ..runs.results import outcome, record_of
 from ..variants import find_variant
 from .board import board_geometry, encode_grid, legend, move_cells
+from .words import ending_words
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 COLOURS = {"win": "#3f8f4f", "draw": "#9aa0a6", "loss": "#c2463d"}
@@ -47,10 +48,12 @@ def replay_command(results_path: str, game: int) -> str:
 
 def review_data(entry: Optional[Dict[str, Any]], variant, positions: int) -> Optional[Dict[str, Any]]:
     """The game review for the viewer (an analysis.jsonl entry), by position (0: the start) for
-    `positions` positions: White's win %, its evaluation as text (White's view), the analyser's
-    best move in it as grid cells, the text of the move that led to it; by ply the judgement;
-    the turning points' plies. None without an entry (the caller
-    passes only a well-formed one: harness.analysis.store.review_of)."""
+    `positions` positions: White's win %, its evaluation as text (White's view), the text of
+    the move that led to it and, as grid cells, the best move of that move's mover (the
+    analyser's move in the position before it: the arrow drawn on the board after a judged
+    "g1e1?? (best e3d4)" is e3d4, the move named); by ply the judgement; the turning points'
+    plies. None without an entry (the caller passes only a well-formed one:
+    harness.analysis.store.review_of)."""
     if not entry or not entry.get("plies"):
         return None
     wins: List[Optional[float]] = [None] * positions
@@ -65,7 +68,7 @@ def review_data(entry: Optional[Dict[str, Any]], variant, positions: int) -> Opt
         wins[k - 1], wins[k] = ply["win_before"], ply["win_after"]
         evals[k - 1] = evaluation_text(ply["cp_before"], ply["mate_before"], ply["win_before"])
         evals[k] = evaluation_text(ply["cp_after"], ply["mate_after"], ply["win_after"])
-        best[k - 1] = move_cells(ply.get("best"), variant)
+        best[k] = move_cells(ply.get("best"), variant)
         texts[k] = f"ply {k}, {ply['colour'].capitalize()} {ply_text(ply)}"
         judgements[k - 1] = ply.get("judgement")
     turning = sorted(k for k in (entry.get("turning_point") or {}).values() if isinstance(k, int) and 0 < k < positions)
@@ -81,11 +84,10 @@ def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str]
     states, _, problem = record_states(record, variant)
     grids, first = [variant.grid(state) for state in states], str(variant.to_move(states[0])).lower()
     result, reason = record.get("result"), record.get("reason")
-    if result in ("white", "black"):
-        ending = f"{result.capitalize()} ({record.get(result, '?')}) wins by {reason}"
-    else:
-        ending = f"Draw by {reason}" if result == "draw" else f"{result!r} ({reason})"
-    ending += f" after {record.get('plies', len(grids) - 1)} plies."
+    moves = list(record.get("moves") or [])[:len(grids) - 1]
+    # the ending in the variant's words ("Black wins: White has no legal move (after 24 plies).")
+    ending = ending_words({**record, "moves": record.get("moves") or [], "to_move": str(variant.to_move(states[-1])).lower()},
+                          variant) or "Not finished."
     number = record.get("game", "?")
     return {
         "label": label,
@@ -100,7 +102,7 @@ def game_data(label: str, record: Dict[str, Any], variant, colour: Optional[str]
         "error": record.get("error"),
         "problem": problem,
         "first": first,
-        "moves": list(record.get("moves") or [])[:len(grids) - 1],
+        "moves": moves,
         "positions": [encode_grid(g) for g in grids],
         "checks": [variant.check_cell(state) for state in states],
         "command": replay_command(results_path, number),

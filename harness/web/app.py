@@ -34,7 +34,7 @@ from ..view.board import board_geometry, encode_grid, legend
 from ..play.session import HUMAN, Refused, Session, probe
 from ..variants import DEFAULT_VARIANT, find_variant, variant_names
 from .games import IDLE_SECONDS, MAX_GAMES, THINKING, Full, Games, NotYourTurn, analysed, restore
-from .words import ending_words
+from ..view.words import ending_words
 from .records import RecordError, record_summaries, record_view
 from .reviews import Reviews
 from .store import Store

@@ -8,7 +8,7 @@ from ..view.html import game_data
 from ..core.records import record_states
 from ..runs.results import RESULTS_FILE, lines_from_bytes, records_from_bytes
 from ..variants import UnknownVariant, find_variant
-from .words import ending_words
+from ..view.words import ending_words
 
 SUMMARY_FIELDS = ("game", "variant", "white", "black", "seed", "result", "reason", "plies")
 

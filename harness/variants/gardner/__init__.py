@@ -232,6 +232,13 @@ class GardnerVariant(Variant):
     def square_names(self):
         return list(FILES), [str(rank) for rank in range(rules.SIZE, 0, -1)]
 
+    def check_cell(self, state: State) -> Optional[Tuple[int, int]]:
+        """The mover's king's `grid` cell when it is in check (the board's glow), else None."""
+        if not rules.in_check(state.board, state.side):
+            return None
+        rank, file = divmod(rules.king_square(state.board, state.side), rules.SIZE)
+        return rules.SIZE - 1 - rank, file
+
     def perft(self, state: State, depth: int) -> int:
         """Legal move sequences as Fairy-Stockfish's ``go perft`` counts them: checkmate and
         stalemate end a sequence, the draw rules do not."""

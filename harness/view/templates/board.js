@@ -95,10 +95,17 @@ var MinichessBoard = (function () {
                                          r: capture ? size * 0.46 : size * 0.14 }));
       }
     });
-    if (view.check) {
-      var name = squareName(g, view.check[0], view.check[1]);
-      checks.appendChild(svg("circle", { "class": "check", "data-square": name, cx: x(view.check[1]) + size / 2,
-                                         cy: y(view.check[0]) + size / 2, r: size * 0.5 }));
+    if (view.check) {           // a red glow under the king in check: a radial gradient, its square outlined
+      var name = squareName(g, view.check[0], view.check[1]), cx = x(view.check[1]), cy = y(view.check[0]);
+      var defs = svg("defs"), glow = svg("radialGradient", { id: "check-glow" });
+      [["0%", 1], ["55%", 0.85], ["100%", 0]].forEach(function (stop) {
+        glow.appendChild(svg("stop", { offset: stop[0], "stop-color": "#ff1a0a", "stop-opacity": stop[1] }));
+      });
+      defs.appendChild(glow);
+      checks.appendChild(defs);
+      checks.appendChild(svg("rect", { "class": "check-square", x: cx, y: cy, width: size, height: size }));
+      checks.appendChild(svg("circle", { "class": "check", "data-square": name, cx: cx + size / 2, cy: cy + size / 2,
+                                         r: size * 0.62, fill: "url(#check-glow)" }));
     }
     g.rows.forEach(function (label, r) {
       var t = svg("text", { x: g.margin / 2, y: y(r) + size / 2 });
@@ -188,15 +195,84 @@ var MinichessBoard = (function () {
     bar.classList.toggle("unknown", !known);
   }
 
+  // -- captures and material -------------------------------------------------------------------
+
+  function pieceCount(cells, white) {   // how many pieces of a colour stand in expanded rows
+    var count = 0;
+    cells.forEach(function (row) {
+      for (var i = 0; i < row.length; i++) {
+        var ch = row[i];
+        if (ch !== "." && (ch !== ch.toLowerCase()) === white) { count++; }
+      }
+    });
+    return count;
+  }
+
+  // Whether each move captured: the other side has fewer pieces after it (whatever the variant's
+  // way of capturing). positions: one per ply and the start; first: the colour that moved first.
+  function captures(positions, first) {
+    var out = [];
+    for (var i = 0; i + 1 < positions.length; i++) {
+      var moverWhite = (i % 2 === 0) === (first !== "black");
+      out.push(pieceCount(expand(positions[i + 1]), !moverWhite) < pieceCount(expand(positions[i]), !moverWhite));
+    }
+    return out;
+  }
+
+  function captureName(g, move) {   // "d4d5" -> "d4xd5" (the board's own square names)
+    for (var cut = 1; cut < move.length; cut++) {
+      if (cellOf(g, move.slice(0, cut)) && splitMove(g, move)) { return move.slice(0, cut) + "x" + move.slice(cut); }
+    }
+    return move;
+  }
+
+  // The material of a position by the variant's piece values (g.values: letter -> value, the
+  // royal piece left out): {white, black, lead (White's minus Black's, in units of the smallest
+  // value), extra: {white: [letters White has more of], black: [...]}}.
+  function material(g, position) {
+    var values = g.values || {}, counts = {}, total = { white: 0, black: 0 };
+    expand(position).forEach(function (row) {
+      for (var i = 0; i < row.length; i++) {
+        var ch = row[i], letter = ch.toUpperCase();
+        if (ch === "." || !(letter in values)) { continue; }
+        var side = ch !== ch.toLowerCase() ? "white" : "black";
+        total[side] += values[letter];
+        counts[letter] = counts[letter] || { white: 0, black: 0 };
+        counts[letter][side]++;
+      }
+    });
+    var unit = Math.min.apply(null, Object.keys(values).map(function (k) { return values[k]; }).concat([Infinity]));
+    var extra = { white: [], black: [] };
+    Object.keys(values).sort(function (a, b) { return values[b] - values[a]; }).forEach(function (letter) {
+      var c = counts[letter] || { white: 0, black: 0 };
+      for (var n = c.white; n > c.black; n--) { extra.white.push(letter); }
+      for (var m = c.black; m > c.white; m--) { extra.black.push(letter); }
+    });
+    var lead = isFinite(unit) && unit > 0 ? (total.white - total.black) / unit : 0;
+    return { white: total.white, black: total.black, lead: Math.round(lead * 10) / 10, extra: extra };
+  }
+
+  function materialText(g, position) {   // "Material: White +3 (White up N, P)", "Material even"
+    if (!g.values || !position) { return ""; }
+    var m = material(g, position), ups = [];
+    ["white", "black"].forEach(function (side) {
+      if (m.extra[side].length) { ups.push(side.charAt(0).toUpperCase() + side.slice(1) + " up " + m.extra[side].join(", ")); }
+    });
+    var lead = m.lead === 0 ? "Material even" : "Material: " + (m.lead > 0 ? "White +" : "Black +") + Math.abs(m.lead);
+    return lead + (ups.length ? " (" + ups.join("; ") + ")" : "");
+  }
+
   // -- the move list ---------------------------------------------------------------------------
 
   // Fill `box` with the moves (numbered rows; Black moving first leaves White's cell empty), each
-  // a button[data-ply]; with a review, each judged move has its glyph and data-judgement, each
-  // move its evaluation after it as data-eval (shown by the style sheet), the turning points
-  // the class turning-point. onClick(ply) is called on a click. Returns the buttons.
-  function fillMoves(box, moves, first, review, onClick) {
+  // a button[data-ply][data-move] (the move's name); a capture reads with an "x" ("d4xd5") when
+  // `g` and `positions` are given; with a review, each judged move has its glyph and
+  // data-judgement, each move its evaluation after it as data-eval (shown by the style sheet),
+  // the turning points the class turning-point. onClick(ply) is called on a click. Returns the buttons.
+  function fillMoves(box, moves, first, review, onClick, g, positions) {
     box.replaceChildren();
     var buttons = [], offset = first === "black" ? 1 : 0;
+    var took = g && positions ? captures(positions, first) : [];
     moves.forEach(function (name, i) {
       var slot = i + offset;
       if (slot % 2 === 0 || i === 0) {
@@ -209,8 +285,10 @@ var MinichessBoard = (function () {
       var button = document.createElement("button");
       button.type = "button";
       var judgement = review ? review.judgements[i] : null;
-      button.textContent = name + (judgement ? GLYPHS[judgement] : "");
+      button.textContent = (took[i] ? captureName(g, name) : name) + (judgement ? GLYPHS[judgement] : "");
       button.dataset.ply = String(i + 1);
+      button.dataset.move = name;
+      if (took[i]) { button.dataset.capture = "true"; }
       if (judgement) {
         button.dataset.judgement = judgement;
         button.title = judgement;
@@ -265,5 +343,6 @@ var MinichessBoard = (function () {
 
   return { expand: expand, draw: draw, splitMove: splitMove, cellOf: cellOf, drawGraph: drawGraph,
            graphAt: graphAt, graphPly: graphPly, drawBar: drawBar, fillMoves: fillMoves, follow: follow,
-           keys: keys, GLYPHS: GLYPHS };
+           keys: keys, GLYPHS: GLYPHS, captures: captures, captureName: captureName, material: material,
+           materialText: materialText };
 }());

@@ -23,6 +23,7 @@ document.addEventListener("DOMContentLoaded", function () {
       arrows: best ? [{ from: [best[0], best[1]], to: [best[2], best[3]], kind: "best-move" }] : []
     });
     board.dataset.ply = String(ply);
+    viewer.querySelector(".material").textContent = B.materialText(g, game.positions[ply]);
     plyText.textContent = "ply " + ply + " / " + (game.positions.length - 1);
     B.follow(movesBox, moveButtons, ply);
     if (review) {
@@ -52,7 +53,8 @@ document.addEventListener("DOMContentLoaded", function () {
     error.textContent = problems.join(" ");
     error.hidden = problems.length === 0;
     viewer.querySelector(".command").textContent = game.command;
-    moveButtons = B.fillMoves(movesBox, game.moves, game.first, game.review, function (p) { go(String(p)); });
+    moveButtons = B.fillMoves(movesBox, game.moves, game.first, game.review, function (p) { go(String(p)); },
+                              g, game.positions);
     document.querySelectorAll("table.games tr[data-index]").forEach(function (row) {
       row.classList.toggle("current", Number(row.dataset.index) === index);
     });

@@ -5,12 +5,13 @@
 // evaluation and judgement, the best move as an arrow, the turning points).
 (function () {
   "use strict";
-  var B = MinichessBoard;
+  var B = MinichessBoard, HUMAN = "human";
   var $ = function (id) { return document.getElementById(id); };
   var variants = {};            // name -> {title, board, legend, start_fen, start_position}
   var agentsOf = {};            // variant -> [names]
   var view = null;              // what the board shows (a live game or a recorded one)
   var flipped = false, selected = null, probeMove = null, records = null;
+  var promoting = null;         // the moves a promotion chooser offers (one per piece), or null
   var source = null, sourceId = null, moveButtons = [], probeAsking = null, liveTimer = null, shownPly = null;
 
   // -- the API ---------------------------------------------------------------------------------
@@ -95,6 +96,8 @@
       selected: selected, targets: targets, classes: classes, arrows: arrows
     });
     board.dataset.ply = view ? String(view.ply) : "0";
+    $("material").textContent = B.materialText(g, view ? view.positions[view.ply] : variants[variantName()].start_position);
+    drawPromotion();
     var legend = $("legend");
     legend.replaceChildren();
     variants[variantName()].legend.forEach(function (pair) {
@@ -106,10 +109,53 @@
     });
   }
 
+  function pieceName(letter) {  // "r" -> "Rook" (the variant's key), else the letter
+    var found = variants[variantName()].legend.filter(function (pair) { return pair[0].toLowerCase() === letter.toLowerCase(); });
+    return found.length ? found[0][1] : letter.toUpperCase();
+  }
+
+  // The promotion chooser: one button per piece the rules allow on that move (the legal moves
+  // from the selected square to the square clicked differ only in their last letter).
+  function drawPromotion() {
+    var box = $("promotion");
+    if (!promoting || !canMove()) { promoting = null; }
+    box.hidden = !promoting;
+    box.replaceChildren();
+    if (!promoting) { return; }
+    var label = document.createElement("span");
+    label.textContent = "Promote to:";
+    box.appendChild(label);
+    promoting.forEach(function (move) {
+      var button = document.createElement("button"), letter = move.slice(-1);
+      button.type = "button";
+      button.className = "promote";
+      button.dataset.move = move;
+      button.dataset.piece = letter;
+      button.textContent = pieceName(letter);
+      button.addEventListener("click", function () { promoting = null; sendMove(move); });
+      box.appendChild(button);
+    });
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "cancel";
+    cancel.textContent = "Cancel";
+    cancel.addEventListener("click", function () { promoting = null; selected = null; render(); });
+    box.appendChild(cancel);
+  }
+
+  function inCheck() {          // the side to move at the game's last position is in check
+    return !!(view && view.checks && view.checks[last()]);
+  }
+
   function sideName(state, colour) { return colour.charAt(0).toUpperCase() + colour.slice(1) + " (" + state[colour] + ")"; }
 
   function liveStatus(state) {
     if (state.ending) { return state.ending; }
+    if (inCheck()) { return "Check! " + moverStatus(state); }
+    return moverStatus(state);
+  }
+
+  function moverStatus(state) {
     if (state.starting && state.starting.toLowerCase() === state.to_move) {   // its first move waits for it
       return sideName(state, state.to_move) + " is starting...";
     }
@@ -131,6 +177,7 @@
     $("stop").disabled = !going || hasHuman(state);
     $("save").disabled = !state || !(state.result || state.stopped);
     $("review-game").disabled = !state || !(state.result || state.stopped) || !!reviewing;
+    $("rematch").disabled = !state || (!state.result && !state.stopped);
     document.querySelector('[data-go="first"]').disabled = !view || view.ply === 0;
     document.querySelector('[data-go="previous"]').disabled = !view || view.ply === 0;
     document.querySelector('[data-go="next"]').disabled = !view || view.ply === last();
@@ -175,7 +222,8 @@
   }
 
   function fillMoves() {
-    moveButtons = view ? B.fillMoves($("moves"), view.moves, view.first, view.review, function (p) { go(String(p)); }) : [];
+    moveButtons = view ? B.fillMoves($("moves"), view.moves, view.first, view.review, function (p) { go(String(p)); },
+                                     geometry(), view.positions) : [];
     if (!view) { $("moves").replaceChildren(); }
     if (view && view.review) { B.drawGraph($("eval-graph"), view.review, view.positions.length); }
     $("review-summary").textContent = view && view.review ? view.review.summary + " (" + view.review.analyser + ")" : "";
@@ -186,6 +234,7 @@
     var target = { first: 0, previous: view.ply - 1, next: view.ply + 1, last: last() }[where];
     view.ply = Math.max(0, Math.min(last(), typeof target === "number" ? target : Number(where)));
     selected = null;
+    promoting = null;
     probeMove = null;
     $("probe-answer").textContent = "";
     $("probe-answer").dataset.move = "";
@@ -200,6 +249,10 @@
     var following = !same || view.ply === last();
     var ply = following ? state.positions.length - 1 : Math.min(view.ply, state.positions.length - 1);
     if (!same || ply !== view.ply) { probeMove = null; }
+    if (!same) {                // a new game faces the human: Black at the bottom when the human plays Black only
+      flipped = state.black === HUMAN && state.white !== HUMAN;
+      promoting = null;
+    }
     var grew = !same || view.moves.length !== state.moves.length;
     view = { kind: "live", id: state.id, variant: state.variant, positions: state.positions, moves: state.moves,
              fens: state.fens, checks: state.checks, first: state.first, ply: ply, state: state, review: null };
@@ -283,6 +336,14 @@
     }).catch(function (error) { showError("setup-error", error); });
   }
 
+  function rematch() {          // the same game again, the colours swapped, from the same start
+    if (!live()) { return; }
+    var state = view.state, settings = { variant: state.variant, white: state.black, black: state.white,
+                                         seed: state.seed, pace: Number($("pace").value) };
+    if (view.fens[0] && view.fens[0] !== variants[state.variant].start_fen) { settings.fen = view.fens[0]; }
+    startGame(settings);
+  }
+
   function sendMove(name) {
     var id = view.id;
     selected = null;
@@ -301,8 +362,10 @@
     var name = square.dataset.square, g = geometry();
     if (selected) {
       var chosen = legalFrom(selected).filter(function (m) { return nameOf(B.splitMove(g, m)[1]) === name; });
+      if (chosen.length > 1) { promoting = chosen; render(); return; }   // a promotion: the player chooses the piece
       if (chosen.length) { sendMove(chosen[0]); return; }
     }
+    promoting = null;
     selected = selected !== name && legalFrom(name).length ? name : null;
     render();
   }
@@ -398,10 +461,17 @@
 
   // -- the probe, playing from here, the FEN ---------------------------------------------------
 
-  function scoreText(score) {
+  // The probe's score (the mover's, as the agent gives it) from White's view, as the review's:
+  // ", score +0.35 (White's view)", ", White mates in 3".
+  function scoreText(score, mover) {
     if (!score) { return ""; }
-    if (score.mate !== undefined) { return score.mate > 0 ? ", wins in " + score.mate : ", loses in " + (-score.mate); }
-    return ", score " + (score.cp > 0 ? "+" : "") + (score.cp / 100).toFixed(2);
+    var sign = mover === "black" ? -1 : 1;
+    if (score.mate !== undefined) {
+      var mate = sign * score.mate;
+      return ", " + (mate > 0 ? "White" : "Black") + " mates in " + Math.abs(mate);
+    }
+    var cp = sign * score.cp;
+    return ", score " + (cp > 0 ? "+" : "") + (cp / 100).toFixed(2) + " (White's view)";
   }
 
   function askProbe() {
@@ -421,7 +491,7 @@
         probeMove = null;
       } else {
         answer.textContent = agent + " would play " + found.move + " (" + found.seconds.toFixed(3) + " s" +
-          scoreText(found.score) + ")";
+          scoreText(found.score, moverAt(ply)) + ")";
         probeMove = found.move;
       }
       answer.dataset.move = found.move || "";
@@ -589,6 +659,8 @@
       event.preventDefault();
       settingsFromForm().then(startGame);
     });
+    $("new-game").addEventListener("click", function () { settingsFromForm().then(startGame); });
+    $("rematch").addEventListener("click", rematch);
     $("board").addEventListener("click", onBoardClick);
     document.querySelectorAll("[data-go]").forEach(function (button) {
       button.addEventListener("click", function () { go(button.dataset.go); });
