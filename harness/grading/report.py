@@ -5,13 +5,13 @@
 structure; `render_text` and `render_markdown` present it. Pass marks are data, here only.
 """
 import datetime
-import importlib.metadata
 import json
 import os
 import shutil
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..analysis.text import turning_point_text
+from ..core.version import VERSION
 from ..runs.results import RUN_FILE, check_free, file_sha256, settings_variant, side_summary, write_json
 from ..runs.series import SeriesPlan, directory_name
 from ..view.html import replay_command
@@ -28,7 +28,6 @@ COURSE_GAME_SECONDS: float = _CS3243.game_seconds
 COLOURS = ("white", "black")
 REPORT_JSON, REPORT_MD, REPORT_HTML = "report.json", "report.md", "report.html"
 PREVIOUS = "previous"          # OUT/previous/WHEN/: earlier reports, kept by --keep-previous
-VERSION = "0.3.0"              # pyproject.toml's version, when the project is not installed
 
 
 def entry_key(opponent: str, colour: str) -> str:
@@ -137,10 +136,7 @@ def opponent_score(points: float, mark: Optional[float], not_lost: int, games: i
 
 
 def project_version() -> str:
-    try:
-        return importlib.metadata.version("minichess-toolkit")
-    except importlib.metadata.PackageNotFoundError:
-        return VERSION
+    return VERSION
 
 
 def build_report(agent: str, settings: dict, entries: Dict[str, dict], check: Optional[dict] = None) -> dict:
