@@ -17,7 +17,7 @@ PORT ?= 8000
 RESUME ?=
 FRESH := $(if $(RESUME),--resume,--keep-previous)
 
-.PHONY: report test bench check serve clean distclean
+.PHONY: report test test-fast typecheck bench check serve clean distclean
 
 $(RUNTIME): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,9 +33,22 @@ report: $(RUNTIME)
 	MINICHESS_RESUME_HINT='make report RESUME=1 AGENT="$(AGENT)" GAMES=$(GAMES) COLOUR=$(COLOUR)' \
 	$(PY) -m harness report "$(AGENT)" --games $(GAMES) --colour $(COLOUR) $(FRESH)
 
+# test: lint, types (harness/core and harness/variants; configuration in pyproject.toml), the whole
+# suite. test-fast: lint and the tests that start no browser, compiler or engine and are not slow
+# (the markers are given in tests/conftest.py; docs/development.md has the figures).
+FAST := not browser and not compiler and not engine and not slow
+
 test: $(DEV)
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest
+
+test-fast: $(DEV)
+	$(PY) -m ruff check .
+	$(PY) -m pytest -m "$(FAST)"
+
+typecheck: $(DEV)
+	$(PY) -m mypy
 
 check: $(RUNTIME)
 	$(PY) -m harness check "$(AGENT)"

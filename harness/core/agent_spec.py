@@ -36,8 +36,8 @@ def parse_uci_spec(spec: str, allowed: Sequence[str]) -> Tuple[str, Dict[str, fl
     parts = spec[len(UCI_PREFIX):].split(",")
     options: Dict[str, float] = {}
     usage = ", ".join(f"{key}={'S' if key == 'timeout' else 'N'}" for key in allowed)
-    while len(parts) > 1 and _OPTION.fullmatch(parts[-1].strip()):
-        key, value = _OPTION.fullmatch(parts[-1].strip()).groups()
+    while len(parts) > 1 and (option := _OPTION.fullmatch(parts[-1].strip())):
+        key, value = option.groups()
         if key not in allowed:
             break
         parts.pop()

@@ -36,6 +36,7 @@ def from_mover(side: int, best: Optional[Move], cp: Optional[int] = None,
     if mate_plies is not None:
         moves = max(1, (abs(mate_plies) + 1) // 2)
         return Evaluation(None, side * (moves if mate_plies > 0 else -moves), best)
+    assert cp is not None, "a score is centipawns or a mate"
     return Evaluation(side * int(cp), None, best)
 
 

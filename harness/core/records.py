@@ -84,7 +84,7 @@ class Record(Mapping):
             return NotImplemented
         return self.to_json() == dict(other.items())
 
-    __hash__ = None         # like the dict it stands for
+    __hash__ = None         # type: ignore[assignment]  # like the dict it stands for
 
     def __repr__(self) -> str:
         return f"Record({self.to_json()!r})"

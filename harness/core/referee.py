@@ -107,6 +107,7 @@ def play_game(white: Agent, black: Agent, seed: int, game: Game,
         if turn.outcome is not None:
             game.finish(turn.outcome)
             break
+        assert turn.move is not None        # a turn without an outcome has a move
         game.play(turn.move)
         if on_move is not None:
             on_move(game, colour, turn.move, turn.seconds)
@@ -120,8 +121,8 @@ def game_record(game: Game, agents: Dict[str, Agent], seed: int, seconds: Dict[s
     thinking per move, `mutated` how often each changed its view."""
     printed = {colour.lower(): agent.printed_output() for colour, agent in agents.items()}
     # program agents (nthu:PATH) count the moves each answer held: the search depth it reached
-    depths = {colour.lower(): list(agent.search_depths()) for colour, agent in agents.items()
-              if agent.search_depths() is not None}
+    depths = {colour.lower(): list(found) for colour, agent in agents.items()
+              if (found := agent.search_depths()) is not None}
     fault = game.outcome.fault if game.outcome is not None else None
     return {
         "seed": seed,

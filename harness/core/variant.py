@@ -24,7 +24,7 @@ What the referee needs of a variant, and nothing else:
 import enum
 from dataclasses import dataclass
 import importlib
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Type
 
 WHITE, BLACK = "White", "Black"
 COLOURS = (WHITE, BLACK)
@@ -38,6 +38,8 @@ class Ending(str, enum.Enum):
     empty: the page says "by REASON"). A variant with endings of its own subclasses this
     (``class CongoEnding(Ending): LION_CAPTURE = "lion_capture", "{L}'s lion is gone"``) and
     names the class in `Variant.terminations`: a new game needs no edit here."""
+
+    words: str
 
     def __new__(cls, value: str, words: str = ""):
         member = str.__new__(cls, value)
@@ -202,7 +204,7 @@ class Variant:
     # perft --black: the start position may be given Black to move (start(to_move=BLACK))
     can_start_black = False
     # the variant's own endings besides the core's `Termination` (an `Ending` subclass; None: none)
-    terminations: Optional[type] = None
+    terminations: Optional[Type[Ending]] = None
 
     def __init__(self):
         self.protocol = self.protocol_class(self)
@@ -303,7 +305,7 @@ class Variant:
 
     def endings(self) -> List[Ending]:
         """Every ending a game of this variant may have: its own, then the core's."""
-        return list(self.terminations or ()) + list(Termination)
+        return (list(self.terminations) if self.terminations else []) + list(Termination)
 
     def replay_text(self, record: Dict[str, Any], notes) -> Optional[Iterator[str]]:
         """The `replay` text of a record when the variant has its own (CS3243: the course's rows
@@ -328,10 +330,11 @@ class Variant:
         from the program's path (imported only when a program plays). The caller
         (harness.players) hands in how an untrusted program starts: `environment(workdir)` its
         whole environment, `contain` (or None) the box. The spec names a path (the caller checks)."""
+        assert self.program_factory is not None, "a variant that plays programs names its program_factory"
         module, function = self.program_factory.split(":")
         return getattr(importlib.import_module(module), function)(spec.path, environment, move_timeout, contain)
 
-    def engine_fen(self, state: Any) -> str:
+    def engine_fen(self, state: Any) -> Optional[str]:
         """The position as sent to a UCI engine (``position fen ...``); by default `fen`."""
         return self.fen(state)
 
@@ -343,7 +346,7 @@ class Variant:
             return None
         return move if move in self.legal_moves(state) else None
 
-    def engine_view_fen(self, view: Any, colour: str) -> str:
+    def engine_view_fen(self, view: Any, colour: str) -> Optional[str]:
         """The position a UCI engine playing as an agent sends (``position fen ...``), from what the
         agent is shown (`protocol.view`); by default the view is the state: `engine_fen`."""
         return self.engine_fen(view)

@@ -76,7 +76,7 @@ class CongoVariant(Variant):
             raise ValueError("congo has no --fifty option (its games end at --max-plies)")
         if config is not None:
             raise ValueError("congo starts from --fen, not a config file")
-        options = {"fen": fen, "edition": DEFAULT_EDITION,
+        options: Dict[str, Any] = {"fen": fen, "edition": DEFAULT_EDITION,
                    "max_plies": self.option_defaults["max_plies"] if max_plies is None else max_plies}
         try:
             self.start(**options)

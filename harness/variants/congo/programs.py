@@ -138,6 +138,7 @@ def answer(program: str, options: argparse.Namespace, position: Position,
             moves = [m for m in moves if abs(board[m[0]]) == options.piece]
         return [" ".join(rules.move_text(s, t) for s, t in moves)]
     if program == "apply":
+        assert move is not None, "apply's case names a move"
         s, t = move
         after = rules.execute(board, side, s, t, promotion)
         number = position.move_number + (1 if side < 0 else 0)

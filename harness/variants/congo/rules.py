@@ -112,7 +112,7 @@ def _targets(piece: int, side: int, s: int) -> Tuple[Tuple[int, int], ...]:
         if piece == SUPERPAWN:
             add(-1, 0)
             add(1, 0)
-            backs = (-1, 0, 1)
+            backs: Tuple[int, ...] = (-1, 0, 1)
         else:
             past_river = r > RIVER_RANK if side > 0 else r < RIVER_RANK
             backs = (0,) if past_river else ()
@@ -251,7 +251,7 @@ def lion_targets(board: Tuple[int, ...], side: int, s: int) -> List[int]:
 
 def generate(board: Tuple[int, ...], side: int) -> List[Tuple[int, int]]:
     """Every move of `side` as (from, to), in name order."""
-    moves = []
+    moves: List[Tuple[int, int]] = []
     append = moves.append
     for s in range(SQUARES):
         code = board[s]

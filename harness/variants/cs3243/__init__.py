@@ -74,7 +74,7 @@ class CS3243(Variant):
         limits = {k: record[k] for k in ("fifty", "max_plies") if type(record.get(k)) is int}
         return self.start(fen=record.get("start_fen") or fen.START_FEN, **limits)
 
-    def start(self, start=None, to_move: str = WHITE, fifty: Optional[int] = None,
+    def start(self, start=None, to_move: str = WHITE, fifty: Optional[int] = None,    # type: ignore[override]
               max_plies: Optional[int] = None, gameboard=None, fen: Optional[str] = None) -> Position:
         """The course's start, or a position given as `game_options`' rows, as a gameboard or as
         a FEN (`fen`: its side to move, halfmove clock and move number; the plies toward
@@ -102,13 +102,13 @@ class CS3243(Variant):
         return [Move(s, t) for s, t in RULES.moves(state.board, state.side)]
 
     def apply(self, state: Position, move: Move) -> Position:
-        return state.advance(move)
+        return state.advance(move)        # type: ignore[arg-type]  # its (from, to) is read
 
     def outcome(self, state: Position) -> Optional[Outcome]:
         return state.outcome()
 
     def move_name(self, move: Move) -> str:
-        return move_name(RULES, move)
+        return move_name(RULES, move)     # type: ignore[arg-type]
 
     def parse_move(self, text: str) -> Move:
         move = move_from_name(RULES, text) if isinstance(text, str) and len(text) == 4 else (None,)
@@ -117,7 +117,7 @@ class CS3243(Variant):
         return Move(*move)
 
     def board_text(self, state: Position, last: Optional[Move] = None) -> str:
-        marked = course_move(RULES, last) if last is not None else ()
+        marked = course_move(RULES, last) if last is not None else ()     # type: ignore[arg-type]
         return board_text.render(state.gameboard, marked=marked)
 
     def grid(self, state: Position) -> List[List[Optional[Tuple[str, str]]]]:
@@ -175,7 +175,7 @@ class CS3243(Variant):
         return replay_lines(record, notes=notes)
 
     def record_fields(self, start: Position, moves: List[Move]) -> Dict[str, Any]:
-        return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}
+        return {"fifty": start.fifty_limit, "max_plies": start.max_plies, **fen.record_fields(start, moves)}  # type: ignore[arg-type]
 
 
 VARIANT = CS3243()

@@ -64,6 +64,7 @@ def start_setup(variant: Edition = CS3243) -> Setup:
     white, black = [], []
     for piece, name in variant.white_start:
         square = variant.parse_name(name)
+        assert square is not None, f"{variant.name}'s start names no square {name}"
         white.append((piece, variant.square_of(square)))
         black.append((piece, variant.square_of(variant.mirror(square))))
     return Setup(white=white, black=black, rows=variant.rows, cols=variant.cols)

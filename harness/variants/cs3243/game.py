@@ -9,7 +9,7 @@ changed: `advance` makes the next one (the dict and list are copied, 49 entries 
 `Game` is the runner of `harness.core.game` with CS3243's constructor and the names the agents,
 tests and benches use (board, gameboard, side, quiet_plies, ...).
 """
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ...core.game import Game as Runner
 from ...core.variant import Ending, Move as VariantMove, Outcome, Termination
@@ -62,9 +62,9 @@ def interleave(white: List[Tuple[str, Square]], black: List[Tuple[str, Square]])
     board: Gameboard = {}
     for i in range(max(len(white), len(black))):
         if i < len(white):
-            board[tuple(white[i][1])] = (white[i][0], WHITE)
+            board[tuple(white[i][1])] = (white[i][0], WHITE)     # type: ignore[index]  # a config's list
         if i < len(black):
-            board[tuple(black[i][1])] = (black[i][0], BLACK)
+            board[tuple(black[i][1])] = (black[i][0], BLACK)     # type: ignore[index]
     return board
 
 
@@ -87,7 +87,7 @@ def move_name(rules: Rules, move: Move) -> str:
     return rules.variant.name_of(move[0]) + rules.variant.name_of(move[1])
 
 
-def move_from_name(rules: Rules, name: str) -> Move:
+def move_from_name(rules: Rules, name: str) -> Tuple[Optional[int], Optional[int]]:
     """The internal move of a recorded name such as 'a1b2' (course rows; move_name's inverse).
     The squares are None when the name does not name them."""
     return (rules.variant.parse_name(name[:2]), rules.variant.parse_name(name[2:4]))
@@ -163,7 +163,7 @@ class Position:
 class Game(Runner):
     """A CS3243 game in progress (the runner with the course's constructor and names)."""
 
-    default_variant = None      # the package (harness/variants/cs3243/__init__.py) sets its VARIANT here
+    default_variant: Any = None      # the package (harness/variants/cs3243/__init__.py) sets its VARIANT here
 
     def __init__(self, gameboard: Optional[Gameboard] = None, to_move: str = WHITE,
                  rules: Rules = RULES, fifty_limit: int = DEFAULT_FIFTY_LIMIT,
@@ -193,7 +193,7 @@ class Game(Runner):
         if not self.moves:
             self.start_state = self.state
 
-    def legal_moves(self) -> List[Move]:
+    def legal_moves(self) -> List[Move]:        # type: ignore[override]  # (from, to) pairs, not core Moves
         """The side to move's pseudo-legal moves as internal (from, to) pairs."""
         return self.rules.moves(self.board, self.side)
 
@@ -201,7 +201,7 @@ class Game(Runner):
     def moves_played(self) -> List[Move]:
         return [(m[0], m[1]) for m in self.moves]
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> None:         # type: ignore[override]  # a (from, to) pair
         """Play a pseudo-legal move; capturing a King ends the game at once."""
         super().play(VariantMove(move[0], move[1]))
         if self.state.king_taken_by:

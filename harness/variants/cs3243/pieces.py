@@ -93,6 +93,7 @@ class Edition:
         layout = []
         for piece, name in self.white_start:
             square = self.parse_name(name)
+            assert square is not None, f"{self.name}'s start names no square {name}"
             layout.append((piece, WHITE, square))
             layout.append((piece, BLACK, self.mirror(square)))
         return layout

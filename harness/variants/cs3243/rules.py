@@ -11,7 +11,7 @@ fixed order: its slides direction by direction (in the variant's order, nearest 
 first), then its leaps (in the variant's order); a pawn pushes before it captures, towards the
 lower column first.
 """
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .pieces import CS3243, WHITE, BLACK, Edition
 
@@ -37,7 +37,7 @@ class Rules:
         self.leaps: List[List[Tuple[int, ...]]] = [[()] * self.size for _ in range(kinds)]
         # Per side and square: pawn push target (or -1) and pawn capture targets.
         self.pawn_push = {1: [-1] * self.size, -1: [-1] * self.size}
-        self.pawn_captures = {1: [()] * self.size, -1: [()] * self.size}
+        self.pawn_captures: Dict[int, List[Tuple[int, ...]]] = {1: [()] * self.size, -1: [()] * self.size}
         for code, piece in self.piece_of.items():
             for s in range(self.size):
                 self.rays[code][s] = tuple(r for r in (self._ray(s, d) for d in piece.slides) if r)
@@ -52,14 +52,14 @@ class Rules:
         self.leap_attackers: List[Tuple[Tuple[int, frozenset], ...]] = []
         self.ray_attackers: List[Tuple[Tuple[Tuple[int, ...], frozenset], ...]] = []
         for s in range(self.size):
-            by_target = {}
+            by_target: Dict[int, Set[int]] = {}
             for code, piece in self.piece_of.items():
                 for dc, dr in piece.leaps:
                     t = self._step(s, (-dc, -dr))
                     if t is not None:
                         by_target.setdefault(t, set()).add(code)
             self.leap_attackers.append(tuple((t, frozenset(c)) for t, c in by_target.items()))
-            by_direction = {}
+            by_direction: Dict[Tuple[int, int], Set[int]] = {}
             for code, piece in self.piece_of.items():
                 for dc, dr in piece.slides:
                     by_direction.setdefault((-dc, -dr), set()).add(code)

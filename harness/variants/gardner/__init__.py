@@ -16,7 +16,7 @@ what it has (draw, Fairy-Stockfish's `has_insufficient_material` for both); the 
 when one is given (draw).
 """
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, cast
 
 from ...core.variant import BLACK, WHITE, Ending, Move, Outcome, Termination, Variant
 from . import rules
@@ -174,6 +174,7 @@ class GardnerVariant(Variant):
     def apply(self, state: State, move: Move) -> State:
         step = (move.from_square, move.to_square, NAMES.index(move.promotion) if move.promotion else 0)
         board = rules.play(state.board, step)
+        earlier: tuple
         if rules.irreversible(state.board, step):
             quiet, earlier = 0, ()
         else:
@@ -205,7 +206,8 @@ class GardnerVariant(Variant):
             raise ValueError(f"'{text}' is not a move name such as b2b3 or a4a5q (files a-e, ranks 1-5)")
         origin, target, piece = m.groups()
         promotion = NAMES[rules.LETTERS.index(piece.upper())] if piece else None
-        return Move(rules.parse_square(origin), rules.parse_square(target), promotion)
+        # the pattern matched names two squares
+        return Move(cast(int, rules.parse_square(origin)), cast(int, rules.parse_square(target)), promotion)
 
     def board_text(self, state: State, last: Optional[Move] = None) -> str:
         """Ranks 5 to 1 from the top, White upper case, Black lower case, the last move's squares
