@@ -1,5 +1,5 @@
 """Gardner's 5x5 minichess: the board as data, the moves and the end rules' tests (standard
-library only; nothing of the project).
+library only; of the project, the small-board chess shared with NTHU's game: smallchess).
 
 A board is a tuple of 25 ints, square ``rank * 5 + file`` with a1 = 0, b1 = 1, ..., e5 = 24
 (White's side is ranks 1-2). A piece is its code (1 pawn, 2 knight, 3 bishop, 4 rook, 5 queen,
@@ -9,6 +9,8 @@ as Fairy-Stockfish's built-in ``gardner``: a pawn reaching the far rank becomes 
 bishop or knight (the mover's choice); a move may not leave the mover's king attacked.
 """
 from typing import List, Optional, Tuple
+
+from .. import smallchess
 
 SIZE = 5
 SQUARES = SIZE * SIZE
@@ -24,26 +26,12 @@ KNIGHT_JUMPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (
 MoveT = Tuple[int, int, int]
 
 
-def _on(file: int, rank: int) -> bool:
-    return 0 <= file < SIZE and 0 <= rank < SIZE
-
-
 def _rays(square: int, directions) -> Tuple[Tuple[int, ...], ...]:
-    rank, file = divmod(square, SIZE)
-    rays = []
-    for df, dr in directions:
-        ray, f, r = [], file + df, rank + dr
-        while _on(f, r):
-            ray.append(r * SIZE + f)
-            f, r = f + df, r + dr
-        if ray:
-            rays.append(tuple(ray))
-    return tuple(rays)
+    return smallchess.rays(square, [(dr, df) for df, dr in directions], SIZE, SIZE, keep_empty=False)
 
 
 def _steps(square: int, offsets) -> Tuple[int, ...]:
-    rank, file = divmod(square, SIZE)
-    return tuple((rank + dr) * SIZE + file + df for df, dr in offsets if _on(file + df, rank + dr))
+    return smallchess.steps(square, [(dr, df) for df, dr in offsets], SIZE, SIZE)
 
 
 ORTHOGONAL_RAYS = tuple(_rays(s, ORTHOGONAL) for s in range(SQUARES))
@@ -65,34 +53,9 @@ START = (ROOK, KNIGHT, BISHOP, QUEEN, KING,
          -ROOK, -KNIGHT, -BISHOP, -QUEEN, -KING)
 
 
-def attacked(board, square: int, by: int) -> bool:
-    """Is `square` attacked by a piece of side `by`?"""
-    for t in KNIGHT_STEPS[square]:
-        if board[t] == KNIGHT * by:
-            return True
-    for t in KING_STEPS[square]:
-        if board[t] == KING * by:
-            return True
-    # a pawn of `by` attacks the square from where an enemy pawn on the square would capture
-    for t in PAWN_CAPTURES[-by][square]:
-        if board[t] == PAWN * by:
-            return True
-    rook, bishop, queen = ROOK * by, BISHOP * by, QUEEN * by
-    for ray in ORTHOGONAL_RAYS[square]:
-        for t in ray:
-            p = board[t]
-            if p:
-                if p == rook or p == queen:
-                    return True
-                break
-    for ray in DIAGONAL_RAYS[square]:
-        for t in ray:
-            p = board[t]
-            if p:
-                if p == bishop or p == queen:
-                    return True
-                break
-    return False
+# attacked(board, square, by): is `square` attacked by a piece of side `by`?
+attacked = smallchess.attack_test(PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, KNIGHT_STEPS, KING_STEPS, PAWN_CAPTURES,
+                                  ORTHOGONAL_RAYS, DIAGONAL_RAYS)
 
 
 def king_square(board, side: int) -> int:

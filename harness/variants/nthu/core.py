@@ -1,10 +1,12 @@
 """NTHU MiniChess 6x5: the board as data and the course's move generator (standard library only).
 
-This module imports nothing from the project, so `export-nthu` can put its text into a
-single-file player. A board is a sequence of 30 ints, square index ``row * 5 + col`` with row 0
-at the top (Black's back rank); a piece is its course code (1 pawn .. 6 king), positive for
+This module imports nothing from the project but the small-board chess it shares with Gardner's
+game (harness/variants/smallchess.py, standard library only), so `export-nthu` can put the two
+texts into a single-file player. A board is a sequence of 30 ints, square index
+``row * 5 + col`` with row 0 at the top (Black's back rank); a piece is its course code (1 pawn .. 6 king), positive for
 White, negative for Black. A side is the sign of its pieces: ``+1`` White, ``-1`` Black.
 """
+from harness.variants.smallchess import attack_test, rays, steps  # export: drop
 
 ROWS, COLS = 6, 5
 SQUARES = ROWS * COLS
@@ -20,34 +22,13 @@ KNIGHT_STEPS = ((1, 2), (1, -2), (-1, 2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-
 KING_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def _on(r, c):
-    return 0 <= r < ROWS and 0 <= c < COLS
-
-
-def _rays(sq, dirs):
-    r0, c0 = divmod(sq, COLS)
-    rays = []
-    for dr, dc in dirs:
-        ray, r, c = [], r0 + dr, c0 + dc
-        while _on(r, c):
-            ray.append(r * COLS + c)
-            r, c = r + dr, c + dc
-        rays.append(tuple(ray))
-    return tuple(rays)
-
-
-def _steps(sq, steps):
-    r0, c0 = divmod(sq, COLS)
-    return tuple((r0 + dr) * COLS + c0 + dc for dr, dc in steps if _on(r0 + dr, c0 + dc))
-
-
-ORTH_RAYS = tuple(_rays(s, ROOK_DIRS) for s in range(SQUARES))
-DIAG_RAYS = tuple(_rays(s, BISHOP_DIRS) for s in range(SQUARES))
+ORTH_RAYS = tuple(rays(s, ROOK_DIRS, ROWS, COLS) for s in range(SQUARES))
+DIAG_RAYS = tuple(rays(s, BISHOP_DIRS, ROWS, COLS) for s in range(SQUARES))
 # rays in the course's order for each slider, by code
 RAYS = {ROOK: ORTH_RAYS, BISHOP: DIAG_RAYS,
         QUEEN: tuple(ORTH_RAYS[s] + DIAG_RAYS[s] for s in range(SQUARES))}
-STEPS = {KNIGHT: tuple(_steps(s, KNIGHT_STEPS) for s in range(SQUARES)),
-         KING: tuple(_steps(s, KING_STEPS) for s in range(SQUARES))}
+STEPS = {KNIGHT: tuple(steps(s, KNIGHT_STEPS, ROWS, COLS) for s in range(SQUARES)),
+         KING: tuple(steps(s, KING_STEPS, ROWS, COLS) for s in range(SQUARES))}
 
 
 def _pawn_tables(side):
@@ -55,9 +36,9 @@ def _pawn_tables(side):
     step, caps = [], []
     for sq in range(SQUARES):
         r, c = divmod(sq, COLS)
-        step.append((r + dr) * COLS + c if _on(r + dr, c) else -1)
+        step.append((r + dr) * COLS + c if 0 <= r + dr < ROWS else -1)
         # the capture towards col+1 first, then towards col-1
-        caps.append(tuple((r + dr) * COLS + c + dc for dc in (1, -1) if _on(r + dr, c + dc)))
+        caps.append(steps(sq, ((dr, 1), (dr, -1)), ROWS, COLS))
     return tuple(step), tuple(caps)
 
 
@@ -120,36 +101,9 @@ def play(board, move):
     return tuple(b)
 
 
-def attacked(board, sq, side):
-    """Is square `sq` attacked by a piece of `side`?"""
-    knight, king = KNIGHT * side, KING * side
-    for t in STEPS[KNIGHT][sq]:
-        if board[t] == knight:
-            return True
-    for t in STEPS[KING][sq]:
-        if board[t] == king:
-            return True
-    pawn = PAWN * side
-    # a pawn of `side` attacks sq from the squares an enemy pawn on sq could capture
-    for t in PAWN_CAPS[-side][sq]:
-        if board[t] == pawn:
-            return True
-    rook, bishop, queen = ROOK * side, BISHOP * side, QUEEN * side
-    for ray in ORTH_RAYS[sq]:
-        for t in ray:
-            q = board[t]
-            if q:
-                if q == rook or q == queen:
-                    return True
-                break
-    for ray in DIAG_RAYS[sq]:
-        for t in ray:
-            q = board[t]
-            if q:
-                if q == bishop or q == queen:
-                    return True
-                break
-    return False
+# attacked(board, sq, side): is square `sq` attacked by a piece of `side`?
+attacked = attack_test(PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, STEPS[KNIGHT], STEPS[KING], PAWN_CAPS,
+                       ORTH_RAYS, DIAG_RAYS)
 
 
 def king_square(board, side):

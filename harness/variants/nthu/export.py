@@ -1,8 +1,9 @@
 """`export-nthu`: our `ab` as a single-file program for the course's runner.
 
-The program is the text of three standard-library modules (harness/variants/nthu/core.py: the
-board and move generator; harness/variants/nthu/files.py: the state and action files;
-agents/nthu/search.py: ab's search) with their project imports dropped (lines marked
+The program is the text of four standard-library modules (harness/variants/smallchess.py: the
+small-board chess tables and attack test; harness/variants/nthu/core.py: the board and move
+generator; harness/variants/nthu/files.py: the state and action files; agents/nthu/search.py:
+ab's search) with their project imports dropped (lines marked
 ``# export: drop``), then a main that reads `state`, searches by iterative deepening and writes
 its best move to `action` after each completed depth (flushed), stopping after `seconds` of its
 own clock (6 s by default, well inside the course's 10 s with the interpreter's start).
@@ -14,7 +15,7 @@ import os
 import stat
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-SOURCES = ("harness/variants/nthu/core.py", "harness/variants/nthu/files.py",
+SOURCES = ("harness/variants/smallchess.py", "harness/variants/nthu/core.py", "harness/variants/nthu/files.py",
            "agents/nthu/search.py")
 EXPORTABLE = ("ab",)
 DEFAULT_SECONDS = 6.0
@@ -56,8 +57,8 @@ if __name__ == "__main__":
 
 def program_text(seconds: float = DEFAULT_SECONDS) -> str:
     parts = ["#!/usr/bin/env python3\n",
-             f'"""NTHU MiniChess 6x5 player (ab), written by export-nthu: {SOURCES[0]}, {SOURCES[1]} '
-             f'and {SOURCES[2]}\nof the minichess toolkit in one file. Standard library only.\n'
+             f'"""NTHU MiniChess 6x5 player (ab), written by export-nthu: {", ".join(SOURCES[:-1])} '
+             f'and {SOURCES[-1]}\nof the minichess toolkit in one file. Standard library only.\n'
              'Run: python3 THIS_FILE state action"""\n',
              "import sys\n"]
     for rel in SOURCES:
