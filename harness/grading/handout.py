@@ -178,7 +178,7 @@ def class_row(row: dict) -> dict:
         verdict, points = row["verdict"], row["points"]
         if row.get("check") == "rejected":
             flags.append("rules: rejected")
-    timeouts = faults.get("timeout", 0) + (row.get("timeouts") or 0 if "parts" in row else 0)
+    timeouts = faults.get("timeout", 0)             # games lost by a timeout; Congo: cases timed out
     if timeouts:
         flags.append(f"timeouts: {timeouts}")
     other = {k: v for k, v in faults.items() if k not in ("timeout", "wrong_answer")}
