@@ -15,9 +15,14 @@ from cli_run import run_cli
 from harness.grading import congo_class, nthu_class, reasons
 from harness.grading.common import ClassError
 from harness.grading.congo_class import grade_congo_class
+from harness.grading.grade import ClassGradeSettings, grade_class, summary_lines
 from harness.grading.nthu_class import grade_nthu_class
 from harness.grading.report import check_line, grouped_problems, statistics_rows
 from tests.handout_classes import CONGO_SETTINGS, NTHU_SETTINGS, graded_congo, graded_nthu
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+AB = os.path.join(ROOT, "AB.py")
+CS3243_GAMES = dict(games=1, opponents=("dummy",), jobs=2, progress="none", say=lambda text: None)
 
 
 def snapshot(folder):
@@ -272,3 +277,48 @@ def test_only_in_a_congo_class_keeps_the_other_rows(congo, tmp_path):
     assert list(after_csv) == list(before_csv)
     for name in ("py_hangs", "py_no_drowning"):
         assert after_csv[name] == before_csv[name] and after_json[name] == before_json[name]
+
+
+# ----------------------------------------------------------------------------- CS3243
+
+
+@pytest.fixture(scope="module")
+def cs3243(tmp_path_factory):
+    base = tmp_path_factory.mktemp("cs3243")
+    class_dir = str(base / "class")
+    os.makedirs(os.path.join(class_dir, "alice"))
+    shutil.copy(AB, os.path.join(class_dir, "alice", "AB.py"))
+    shutil.copy(AB, os.path.join(class_dir, "bob.py"))
+    with open(os.path.join(class_dir, "carol.py"), "w") as handle:
+        handle.write("def studentAgent(gameboard:\n    return None\n")
+    out = str(base / "out")
+    return class_dir, out, grade_class(class_dir, out, ClassGradeSettings(**CS3243_GAMES))
+
+
+def test_cs3243_console_names_the_first_check_reason_and_the_report_the_student(cs3243):
+    _, out, gradebook = cs3243
+    line = next(line for line in summary_lines(gradebook) if line.startswith("carol"))
+    assert line.split()[1] == "rejected"
+    assert "(carol.py:1: syntax error: '(' was never closed)" in line
+    with open(os.path.join(out, "students", "alice", "report.html"), encoding="utf-8") as handle:
+        assert "<title>Report: alice (AB.py)</title>" in handle.read()
+    with open(os.path.join(out, "students", "alice", "report.md"), encoding="utf-8") as handle:
+        assert handle.readline() == "# Report: alice (AB.py)\n"
+    with open(os.path.join(out, "index.html"), encoding="utf-8") as handle:
+        page = handle.read()
+    assert '<tr data-student="carol">' in page and '<span class="flag">rules: rejected</span>' in page
+
+
+def test_cs3243_only_and_exclude_leave_the_other_rows_byte_identical(cs3243):
+    class_dir, out, _ = cs3243
+    copy = out + "-only"
+    shutil.copytree(out, copy)
+    before_csv, before_json = csv_lines(copy), json_rows(copy)
+    grade_class(class_dir, copy, ClassGradeSettings(**CS3243_GAMES, only=("alice",)))
+    after_csv, after_json = csv_lines(copy), json_rows(copy)
+    assert list(after_csv) == ["alice", "bob", "carol"]
+    for name in ("bob", "carol"):
+        assert after_csv[name] == before_csv[name] and after_json[name] == before_json[name]
+    grade_class(class_dir, copy, ClassGradeSettings(**CS3243_GAMES, resume=True, exclude=("carol",)))
+    assert list(csv_lines(copy)) == ["alice", "bob"] and csv_lines(copy)["bob"] == before_csv["bob"]
+    assert not os.path.exists(os.path.join(copy, "students", "carol"))
