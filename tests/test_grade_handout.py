@@ -12,7 +12,8 @@ import shutil
 import pytest
 from cli_run import run_cli
 
-from harness.grading import congo_class, nthu_class, reasons
+from harness import similarity
+from harness.grading import common, congo_class, nthu_class, reasons
 from harness.grading.common import ClassError
 from harness.grading.congo_class import grade_congo_class
 from harness.grading.grade import ClassGradeSettings, grade_class, summary_lines
@@ -322,3 +323,31 @@ def test_cs3243_only_and_exclude_leave_the_other_rows_byte_identical(cs3243):
     grade_class(class_dir, copy, ClassGradeSettings(**CS3243_GAMES, resume=True, exclude=("carol",)))
     assert list(csv_lines(copy)) == ["alice", "bob"] and csv_lines(copy)["bob"] == before_csv["bob"]
     assert not os.path.exists(os.path.join(copy, "students", "carol"))
+
+
+def test_no_time_left_is_guessed_from_the_first_quick_units(monkeypatch):
+    now = [100.0]
+    monkeypatch.setattr(common.time, "monotonic", lambda: now[0])
+    clock = common.Clock(100, "cases")
+    now[0] += 10
+    clock.add(20)
+    assert str(clock) == "20/100 cases"
+    clock.add(20)
+    assert str(clock) == "40/100 cases, about 15 s left"
+
+
+def test_similarity_lists_no_pair_that_shares_only_template_code_and_names_the_class(tmp_path):
+    with open(AB, encoding="utf-8") as handle:
+        template = handle.read()
+    os.makedirs(tmp_path / "template")
+    (tmp_path / "template" / "AB.py").write_text(template)
+    for number, name in enumerate(("amy", "ben", "cat")):
+        os.makedirs(tmp_path / "class" / name)
+        own = "\n".join(f"def helper_{name}_{i}(x):\n    return x * {7 * i + number} + {13 * i + 3 * number} - "
+                        f"len(str(x)) // {2 + (i + number) % 7}\n" for i in range(30))
+        (tmp_path / "class" / name / "AB.py").write_text(template + "\n" + own)
+    outcome = similarity.run(str(tmp_path / "class"), str(tmp_path / "out"), templates=[str(tmp_path / "template")],
+                             default_refs=False, say=lambda text: None)
+    assert [p for p in outcome.data["pairs"] if p["shared_tokens"] == 0] == []
+    with open(outcome.paths["html"], encoding="utf-8") as handle:
+        assert f"The class <code>{tmp_path / 'class'}</code>, compared " in handle.read()

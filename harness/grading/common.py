@@ -91,7 +91,12 @@ def read_json(path: str) -> Optional[dict]:
 
 class Clock:
     """The class's progress: units done over the total (which may shrink, as a ladder stops
-    early), with the time left estimated from the pace so far. str(): "12/80 games, about 3 min left"."""
+    early), with the time left estimated from the pace so far. str(): "12/80 games, about 3 min left".
+    No estimate before ESTIMATE_AFTER of the work left at the start is done: the first units (a
+    ladder's first rung, Congo's quick parts) are the fast ones, and an estimate from them was
+    5 times too short."""
+
+    ESTIMATE_AFTER = 0.25
 
     def __init__(self, total: int, unit: str, done: int = 0):
         self.total, self.unit, self.done, self.kept = total, unit, done, done
@@ -103,7 +108,7 @@ class Clock:
     def __str__(self) -> str:
         text = f"{self.done}/{self.total} {self.unit}"
         new = self.done - self.kept
-        if new and self.done < self.total:
+        if new >= self.ESTIMATE_AFTER * max(self.total - self.kept, 1) and self.done < self.total:
             left = (time.monotonic() - self.started) / new * (self.total - self.done)
             text += f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
         return text
