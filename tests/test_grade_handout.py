@@ -205,7 +205,7 @@ def test_the_congo_report_html_shows_the_parts_and_failing_cases(congo):
     assert "<title>py_hangs: score 12.9 (Congo)</title>" in page
     assert ('<tr data-part="eval2"><td>eval2</td><td class="number">9</td><td class="number">10</td><td>ok</td>'
             '<td class="number">0</td><td class="number">1</td><td class="number">0</td></tr>') in page
-    assert "timed out after 2 s" in page and "1 cases timed out: not wrong answers" in page
+    assert "timed out after 2 s" in page and "1 case timed out: not wrong answers" in page
     assert "/tmp/" not in page
 
 

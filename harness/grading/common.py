@@ -16,6 +16,7 @@ from .report import project_version
 
 GRADEBOOK_JSON, GRADEBOOK_CSV = "gradebook.json", "gradebook.csv"
 STUDENTS = "students"
+CLASS_PAGE = "index.html"          # the class page (grading/handout.py)
 SKIPPED_DIRS = (".git", "build")       # never part of a student's sources (build/: outputs, stale binaries)
 
 
@@ -171,7 +172,7 @@ def run_class_grading(args, grade: Callable[[Any], dict], summary: Callable[[dic
     print("\n".join(summary(gradebook)))
     print(f"isolation: {gradebook['isolation']}")
     print(f"written: {os.path.join(args.out, GRADEBOOK_CSV)}, {os.path.join(args.out, GRADEBOOK_JSON)}, "
-          f"reports in {os.path.join(args.out, STUDENTS)}")
+          f"{os.path.join(args.out, CLASS_PAGE)}, reports in {os.path.join(args.out, STUDENTS)}")
     return 0
 
 

@@ -12,10 +12,10 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from ..view.html import TEMPLATES as VIEW_TEMPLATES, game_data, template, viewer_context
 from . import reasons
-from .common import out_folder
+from .common import CLASS_PAGE, out_folder
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-INDEX_HTML = "index.html"
+INDEX_HTML = CLASS_PAGE
 REPORT_HTML = "report.html"
 
 
@@ -76,6 +76,9 @@ def write_nthu_page(out: str, report: dict, games: Sequence[tuple], settings: di
         label = f"{baseline} as {colour}"
         game = game_data(label, record, variant, colour, os.path.join("games", f"{baseline}-{colour}",
                                                                      "results.jsonl"))
+        for side in ("white", "black"):
+            if side == colour:
+                game[side] = report["student"]      # the student's program, not its path in OUT
         game["command"] = (f"python -m harness replay games/{baseline}-{colour}/results.jsonl --game "
                            f"{game['game']} --variant nthu")
         data.append(game)
@@ -130,7 +133,8 @@ def write_congo_page(out: str, name: str, parts: Dict[str, dict], row: dict, nam
         found.append(f"failed cases by kind: {reasons.faults_text(row['faults'])}"
                      + (f"; the first: {row['first_error']}" if row.get("first_error") else ""))
     if row.get("timeouts"):
-        found.append(f"{row['timeouts']} cases timed out: not wrong answers, they may depend on the machine's load")
+        found.append(f"{row['timeouts']} case{'s' if row['timeouts'] != 1 else ''} timed out: not wrong answers, "
+                     f"they may depend on the machine's load")
     if row.get("format_notes"):
         found += row["format_notes"]
     context = {
