@@ -19,21 +19,12 @@ from harness.grading.congo_class import grade_congo_class
 from harness.grading.grade import ClassGradeSettings, grade_class, summary_lines
 from harness.grading.nthu_class import grade_nthu_class
 from harness.grading.report import check_line, grouped_problems, statistics_rows
+from tests.test_grade_ta import snapshot
 from tests.handout_classes import CONGO_SETTINGS, NTHU_SETTINGS, graded_congo, graded_nthu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 AB = os.path.join(ROOT, "AB.py")
 CS3243_GAMES = dict(games=1, opponents=("dummy",), jobs=2, progress="none", say=lambda text: None)
-
-
-def snapshot(folder):
-    out = {}
-    for where, _, names in os.walk(folder):
-        for name in names:
-            if name != ".lock":
-                with open(os.path.join(where, name), "rb") as handle:
-                    out[os.path.relpath(os.path.join(where, name), folder)] = handle.read()
-    return out
 
 
 def csv_lines(out):
@@ -351,3 +342,13 @@ def test_similarity_lists_no_pair_that_shares_only_template_code_and_names_the_c
     assert [p for p in outcome.data["pairs"] if p["shared_tokens"] == 0] == []
     with open(outcome.paths["html"], encoding="utf-8") as handle:
         assert f"The class <code>{tmp_path / 'class'}</code>, compared " in handle.read()
+
+
+def test_grade_help_describes_every_course_and_each_course_s_memory(capsys):
+    code, out, _ = run_cli(["grade", "--help"], capsys)
+    text = " ".join(out.split())
+    assert code == 0
+    assert "NTHU repositories built and played up the baseline ladder (--variant nthu)" in text
+    assert "Congo programs judged part by part (--variant congo)" in text
+    assert "default: the course's, cs3243 2048, nthu 4096, congo 2048" in text
+    assert "default 2048)" not in text
