@@ -352,3 +352,16 @@ def test_grade_help_describes_every_course_and_each_course_s_memory(capsys):
     assert "Congo programs judged part by part (--variant congo)" in text
     assert "default: the course's, cs3243 2048, nthu 4096, congo 2048" in text
     assert "default 2048)" not in text
+
+
+def test_cs3243_resume_from_a_copied_class_folder_names_the_class_folder(cs3243, tmp_path):
+    class_dir, out, _ = cs3243
+    copy = str(tmp_path / "copy")
+    shutil.copytree(class_dir, copy)
+    before = snapshot(out)
+    with pytest.raises(ClassError) as refused:
+        grade_class(copy, out, ClassGradeSettings(**CS3243_GAMES, resume=True))
+    assert str(refused.value).startswith(f"{out} holds a grading made with the class folder "
+                                         f"{os.path.realpath(class_dir)}, not {os.path.realpath(copy)}")
+    assert "differs in white" not in str(refused.value)
+    assert snapshot(out) == before
