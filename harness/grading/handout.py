@@ -174,7 +174,7 @@ def class_row(row: dict) -> dict:
             flags.append(f"no program: {len(builds)} parts")
     elif "baselines" in row:                             # NTHU repositories
         verdict = f"build {row['build']}" if row["build"] != "ok" else (
-            "all 8 won" if row["all_eight"] else f"{sum(1 for r in row['baselines'].values() if r['passed'])} baselines")
+            "all 8 won" if row["all_eight"] else f"{sum(1 for r in row['baselines'].values() if r['passed'])} of 4 baselines")
         points = row["points"]
         if row["rules"]:
             flags.append(f"rules: {len(row['rules'])}")
