@@ -98,7 +98,7 @@ def test_gradebook_files(graded):
     with open(os.path.join(out, "gradebook.json"), encoding="utf-8") as handle:
         kept = json.load(handle)
     assert kept["students"] == gradebook["students"]
-    assert set(kept["students"][0]) == {"student", "parts", "score"}
+    assert set(kept["students"][0]) == {"student", "parts", "score", "faults", "first_error", "timeouts"}
     with open(os.path.join(out, "gradebook.csv"), encoding="utf-8") as handle:
         table = list(csv.DictReader(handle))
     row = next(r for r in table if r["student"] == "cpp_right")

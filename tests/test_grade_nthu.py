@@ -146,8 +146,10 @@ def test_the_report_gives_each_game_s_replay_command(graded):
     with open(os.path.join(out, "students", "greedy", "report.md"), encoding="utf-8") as handle:
         text = handle.read()
     command = next(line for line in text.splitlines() if "baseline2 as black" in line).split("`")[1]
-    assert command.startswith("python -m harness replay ")
-    done = subprocess.run([sys.executable, *command.split()[1:]], cwd=ROOT, capture_output=True, text=True)
+    assert command == "python -m harness replay games/baseline2-black/results.jsonl --game 0 --variant nthu"
+    # run in the student's folder, as the report says (no path of the TA's in it)
+    done = subprocess.run([sys.executable, *command.split()[1:]], cwd=os.path.join(out, "students", "greedy"),
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ROOT})
     assert done.returncode == 0 and "baseline2" in done.stdout
 
 

@@ -4,6 +4,7 @@ gradebook's files, and the one-line errors."""
 import datetime
 import hashlib
 import os
+import shutil
 import sys
 import time
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional
@@ -15,6 +16,7 @@ from .report import project_version
 
 GRADEBOOK_JSON, GRADEBOOK_CSV = "gradebook.json", "gradebook.csv"
 STUDENTS = "students"
+CLASS_PAGE = "index.html"          # the class page (grading/handout.py)
 SKIPPED_DIRS = (".git", "build")       # never part of a student's sources (build/: outputs, stale binaries)
 
 
@@ -90,7 +92,12 @@ def read_json(path: str) -> Optional[dict]:
 
 class Clock:
     """The class's progress: units done over the total (which may shrink, as a ladder stops
-    early), with the time left estimated from the pace so far. str(): "12/80 games, about 3 min left"."""
+    early), with the time left estimated from the pace so far. str(): "12/80 games, about 3 min left".
+    No estimate before ESTIMATE_AFTER of the work left at the start is done: the first units (a
+    ladder's first rung, Congo's quick parts) are the fast ones, and an estimate from them was
+    5 times too short."""
+
+    ESTIMATE_AFTER = 0.25
 
     def __init__(self, total: int, unit: str, done: int = 0):
         self.total, self.unit, self.done, self.kept = total, unit, done, done
@@ -102,7 +109,7 @@ class Clock:
     def __str__(self) -> str:
         text = f"{self.done}/{self.total} {self.unit}"
         new = self.done - self.kept
-        if new and self.done < self.total:
+        if new >= self.ESTIMATE_AFTER * max(self.total - self.kept, 1) and self.done < self.total:
             left = (time.monotonic() - self.started) / new * (self.total - self.done)
             text += f", about {left / 60:.0f} min left" if left >= 90 else f", about {left:.0f} s left"
         return text
@@ -178,9 +185,78 @@ def run_class_grading(args, grade: Callable[[Any], dict], summary: Callable[[dic
     print("\n".join(summary(gradebook)))
     print(f"isolation: {gradebook['isolation']}")
     print(f"written: {os.path.join(args.out, GRADEBOOK_CSV)}, {os.path.join(args.out, GRADEBOOK_JSON)}, "
-          f"reports in {os.path.join(args.out, STUDENTS)}")
+          f"{os.path.join(args.out, CLASS_PAGE)}, reports in {os.path.join(args.out, STUDENTS)}")
     return 0
 
 
 def joined(items: Iterable[str]) -> str:
     return " | ".join(items)
+
+
+# ----------------------------------------------------------------------------- one resume rule
+
+RUN_SETTINGS = "grading.json"       # OUT/grading.json: the class folder and the settings a grading began with
+OPTION_NAMES = {"class": "the class folder", "move_timeout": "--move-timeout", "memory_mb": "--memory-mb",
+                "build_timeout": "--build-timeout", "ranking_bonus": "--ranking-bonus",
+                "rules_penalty": "--rules-penalty", "cases": "--cases", "seed": "--seed",
+                "run_timeout": "--run-timeout", "boxed": "--no-box"}
+
+
+def open_class_run(out: str, class_dir: str, settings: dict, keep: bool, force: bool) -> None:
+    """The one resume rule of every class grader: the class folder and `settings` (those a
+    result depends on) are recorded in OUT/grading.json; a run that keeps what OUT holds (`keep`:
+    --resume, --only, --exclude) with another class folder or a changed setting is refused in one
+    line naming it, before anything is written. --force starts over (the record is replaced)."""
+    path = os.path.join(out, RUN_SETTINGS)
+    now = {"class": os.path.realpath(class_dir), **settings}
+    old = read_json(path) if keep and not force else None
+    if old is not None:
+        for key, value in now.items():
+            if key in old and old[key] != value:
+                name = OPTION_NAMES.get(key, key)
+                raise ClassError(f"{out} holds a grading made with {name} {_shown(old[key])}, not {_shown(value)}: "
+                                 f"give the same {name} to resume it, --force to start over, or another --out")
+    os.makedirs(out, exist_ok=True)
+    write_json(path, now)
+
+
+def _shown(value) -> str:
+    if isinstance(value, list):
+        return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value) or "(none)"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+# ----------------------------------------------------------------------------- --only, --exclude
+
+def names_option(text: Optional[str]) -> List[str]:
+    """--only / --exclude's value: NAME,NAME,... (none: an empty list)."""
+    return [name.strip() for name in (text or "").split(",") if name.strip()]
+
+
+def select_students(names: List[str], only: List[str], exclude: List[str], class_dir: str) -> List[str]:
+    """The students of `names` this run grades: those of --only (all without it), less those of
+    --exclude. A name that is not in the class is a one-line ClassError."""
+    for option, given in (("--only", only), ("--exclude", exclude)):
+        unknown = [name for name in given if name not in names]
+        if unknown:
+            raise ClassError(f"{option}: no student {', '.join(unknown)} in {class_dir}")
+    chosen = [name for name in names if (not only or name in only) and name not in exclude]
+    if not chosen and not exclude:
+        raise ClassError(f"--only: nobody left to grade in {class_dir}")
+    return chosen
+
+
+def kept_rows(out: str, names: List[str], graded: List[str], exclude: List[str]) -> Dict[str, dict]:
+    """The rows of OUT's gradebook kept as they are (--only regrades some students, the other rows stay
+    byte for byte): every student of `names` not graded now and not excluded, who has a row."""
+    book = read_json(os.path.join(out, GRADEBOOK_JSON)) or {}
+    old = {row.get("student"): row for row in book.get("students", []) if isinstance(row, dict)}
+    return {name: old[name] for name in names if name not in graded and name not in exclude and name in old}
+
+
+def drop_excluded(out: str, exclude: List[str]) -> None:
+    """An excluded student's folder under OUT/students/ goes (their old reports with it)."""
+    for name in exclude:
+        shutil.rmtree(out_folder(out, name), ignore_errors=True)

@@ -25,7 +25,7 @@ import shutil
 import stat
 import sys
 import time
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence
 
 from ..isolation import box as boxing
 from ..congo_tester import cases as casegen
@@ -35,9 +35,10 @@ from ..runs.results import hold_folder, write_json
 from ..runs.pool import run_tasks
 from ..isolation.untrusted_run import run as run_program
 from ..variants.congo import programs
-from .common import (STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
-                     gradebook_of, out_folder, read_json, run_class_grading, say, sources_sha256,
-                     write_gradebook)
+from . import handout, reasons
+from .common import (STUDENTS, ClassError, Clock, Sayer, check_out, drop_excluded, find_students,
+                     gradebook_of, kept_rows, open_class_run, out_folder, read_json, run_class_grading, say,
+                     select_students, sources_sha256, write_gradebook)
 
 VARIANT = "congo"
 PARTS = programs.PROGRAMS
@@ -49,7 +50,9 @@ SHOW = 5                        # differences kept per part in the report
 CXX_FLAGS = ("-std=c++17", "-O2")
 TESTER_HINT = "(--show K shows K, --json FILE writes them all)"     # congo test's options, not grade's
 STATE_FILE = "state.json"
-CSV_FIELDS = ["student"] + [f"{p}_{f}" for p in PARTS for f in ("passed", "build")] + ["cases", "score"]
+COMMA_NOTE = "the right answer, separated by commas: the course prints it separated by spaces"
+CSV_FIELDS = (["student"] + [f"{p}_{f}" for p in PARTS for f in ("passed", "build")] +
+              ["cases", "score", "faults", "first_error", "timeouts"])
 
 
 def system_python() -> Optional[str]:
@@ -140,13 +143,26 @@ def _judge(task: dict) -> tuple:
     else:
         note = f"the run of all {len(cases)} cases {failed or wrong}: each case was run alone"
         differences, failures = one_by_one(part, cases, expected, command, task["case_timeout"], box, lambda text: None)
+    counts = {"wrong_answer": len(differences)}
+    for failure in failures:
+        kind = reasons.case_kind(failure.what)
+        counts[kind] = counts.get(kind, 0) + 1
+    commas = [d.case.number for d in differences if reasons.comma_separated(d.expected, d.got)]
     options = part_options(part)
     verdict = report.Verdict(part, f"--edition {options.edition}", task["seed"], options.edition, cases,
                              differences, failures)
     shown = report.text(verdict, SHOW).replace(TESTER_HINT, f"(report.json keeps the first {SHOW} and the failures)")
     kept = report.to_json(verdict)
+    if commas:
+        shown += (f"note: {len(commas)} answers ({', '.join(map(str, commas[:SHOW]))}{', ...' if len(commas) > SHOW else ''})"
+                  f" are right but separated by commas: the course prints them separated by spaces\n")
+        for d in kept["differences"]:
+            if d["case"] in commas:
+                d["note"] = COMMA_NOTE
     result = {"passed": verdict.agree, "cases": count, "build": "ok", "seconds": round(time.monotonic() - started, 2),
-              "text": shown, "first_differences": kept["differences"][:SHOW], "failures": kept["failures"][:SHOW]}
+              "text": shown, "first_differences": kept["differences"][:SHOW], "failures": kept["failures"][:SHOW],
+              "counts": {k: v for k, v in counts.items() if v},
+              "first_error": (kept["failures"][0]["what"] if kept["failures"] else None), "commas": len(commas)}
     if note:
         result["note"] = note
     return key, result
@@ -159,11 +175,34 @@ def judged_parts(tasks: List[dict], jobs: int, executor=None):
     return run_tasks(_judge, tasks, jobs, executor)
 
 
+def part_counts(result: dict) -> Dict[str, int]:
+    """A judged part's failed cases by kind (a part judged before the kinds were kept: every case
+    not passed a wrong answer, its failures aside)."""
+    if "counts" in result:
+        return result["counts"]
+    if result["build"] != "ok":
+        return {}
+    failures = len(result.get("failures", []))
+    wrong = result["cases"] - result["passed"] - failures
+    return {k: v for k, v in (("wrong_answer", wrong), ("crash", failures)) if v}
+
+
 def student_row(name: str, parts: Dict[str, dict]) -> dict:
     shown = {part: {"passed": parts[part]["passed"], "cases": parts[part]["cases"], "build": parts[part]["build"]}
              for part in PARTS if part in parts}
     score = round(100 * sum(r["passed"] / r["cases"] for r in parts.values()) / len(PARTS), 1) if parts else 0.0
-    return {"student": name, "parts": shown, "score": score}
+    faults: Dict[str, int] = {}
+    first_error = None
+    for part in PARTS:
+        result = parts.get(part) or {}
+        for kind, count in part_counts(result).items() if result else ():
+            faults[kind] = faults.get(kind, 0) + count
+        if first_error is None and result.get("first_error"):
+            first_error = f"{part}: {result['first_error']}"
+        elif first_error is None and result.get("build") == "failed" and result.get("errors"):
+            first_error = f"{part}: the build failed: {result['errors'][0]}"
+    return {"student": name, "parts": shown, "score": score, "faults": faults, "first_error": first_error,
+            "timeouts": faults.get("timeout", 0)}
 
 
 def csv_row(row: dict) -> dict:
@@ -172,6 +211,8 @@ def csv_row(row: dict) -> dict:
         r = row["parts"].get(part, {})
         flat[f"{part}_passed"], flat[f"{part}_build"] = r.get("passed"), r.get("build")
     flat["cases"] = next((r["cases"] for r in row["parts"].values()), None)
+    flat.update(faults=reasons.faults_text(row.get("faults") or {}), first_error=row.get("first_error"),
+                timeouts=row.get("timeouts", 0))
     return flat
 
 
@@ -190,29 +231,50 @@ def write_student_report(out: str, name: str, parts: Dict[str, dict], row: dict)
             if r.get("note"):
                 lines.append(f"note: {r['note']}")
             lines.append(r["text"].rstrip("\n"))
+            timeouts = part_counts(r).get("timeout", 0)
+            if timeouts:
+                lines.append(f"{timeouts} of these cases timed out: not wrong answers, they ran out of time on "
+                             f"the grader's machine (its load may have decided them)")
         lines.append("")
     with open(os.path.join(folder, "report.md"), "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines))
+    handout.write_congo_page(out, name, parts, row, PARTS)
 
 
 def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 0, run_timeout: float = RUN_TIMEOUT,
                       case_timeout: float = CASE_TIMEOUT, memory_mb: int = boxing.BoxSettings().memory_mb,
                       jobs: Optional[int] = None, executor=None, resume: bool = False, force: bool = False,
-                      boxed: bool = True, say: Callable[[str], None] = print) -> dict:
+                      boxed: bool = True, say: Callable[[str], None] = print, only: Sequence[str] = (),
+                      exclude: Sequence[str] = ()) -> dict:
+    """Judge every student of `class_dir` into `out`; return the gradebook (also written). `only`:
+    judge these students again, every other row kept from OUT's gradebook; `exclude`: these
+    students' rows and folders go."""
     if count < 1:
         raise ClassError(f"--cases {count}: at least 1")
     cxx = shutil.which("g++")
     out = os.path.abspath(out)      # the programs run elsewhere: a relative --out would name nothing
-    check_out(class_dir, out, resume, force)
+    only, exclude = list(only), list(exclude)
+    keep = resume or bool(only or exclude)
+    check_out(class_dir, out, keep, force)
     students = find_students(class_dir)
+    chosen = select_students([s.name for s in students], only, exclude, class_dir)
+    if not any(not s.problem and any(find_program(s.path, part) for part in PARTS) for s in students):
+        raise ClassError(f"nobody in {class_dir} has a Congo program (PART.cpp, PART.py or an executable PART "
+                         f"for a part of {', '.join(PARTS)}): is it another course's class? (--variant)")
+    kept_row = kept_rows(out, [s.name for s in students], chosen, exclude) if only and not force else {}
+    students = [s for s in students if s.name in chosen or s.name in kept_row]
     jobs = jobs or os.cpu_count() or 1
     box = boxing.BoxSettings(memory_mb=memory_mb) if boxed else None
     python = system_python()
     lines = Sayer(say, 0)
     with hold_folder(out):
+        open_class_run(out, class_dir, {"cases": count, "seed": seed, "run_timeout": run_timeout,
+                                        "move_timeout": case_timeout, "memory_mb": memory_mb, "boxed": boxed},
+                       keep, force)
         if force:
             for sub in (STUDENTS, "expected"):
                 shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
+        drop_excluded(out, exclude)
         try:
             os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
         except OSError as exc:
@@ -230,6 +292,10 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
                 continue
             sha = sources_sha256(student.path)
             kept = read_json(os.path.join(folder, STATE_FILE))
+            if student.name in kept_row and kept and kept.get("sources") == sha:
+                results[student.name] = dict(kept["parts"])       # --only: as judged before
+                if set(PARTS) <= set(results[student.name]):
+                    continue
             if kept and kept.get("sources") == sha and resume and kept.get("settings") == [count, seed]:
                 results[student.name] = dict(kept["parts"])
             else:
@@ -281,7 +347,10 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
         rows = []
         for student in students:
             row = student_row(student.name, results[student.name])
-            write_student_report(out, student.name, results[student.name], row)
+            if kept_row.get(student.name) == row:
+                row = kept_row[student.name]        # as it was, key order and all
+            else:
+                write_student_report(out, student.name, results[student.name], row)
             rows.append(row)
         gradebook = gradebook_of(
             class_dir, VARIANT, box,
@@ -289,6 +358,7 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
              "python": python, "cxx": " ".join([cxx or "g++", *CXX_FLAGS]),
              "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs}, rows)
         write_gradebook(out, gradebook, CSV_FIELDS, csv_row)
+        handout.write_class_page(out, gradebook)
     return gradebook
 
 
@@ -298,7 +368,12 @@ def summary_lines(gradebook: dict) -> List[str]:
     out = [f"{len(rows)} students, {gradebook['settings']['cases']} cases per part"]
     for row in rows:
         parts = " ".join(f"{p} {r['passed'] if r['build'] == 'ok' else r['build']}" for p, r in row["parts"].items())
-        out.append(f"{row['student'].ljust(width)}  {row['score']:>5}  {parts}")
+        faults = reasons.faults_text(row.get("faults") or {})
+        out.append(f"{row['student'].ljust(width)}  {row['score']:>5}  {parts}" + (f"  failed: {faults}" if faults else ""))
+    timed = [r["student"] for r in rows if r.get("timeouts")]
+    if timed:
+        out.append(reasons.rerun_line(gradebook["settings"].get("case_timeout"),
+                                      f"cases timed out ({', '.join(timed)}), not counted as wrong answers"))
     return out
 
 
@@ -307,4 +382,5 @@ def run(args) -> int:
     return run_class_grading(args, lambda executor: grade_congo_class(
         args.class_dir, args.out, args.cases, args.seed, args.run_timeout, args.move_timeout or CASE_TIMEOUT,
         args.memory_mb or boxing.BoxSettings().memory_mb, args.jobs, executor, args.resume, args.force,
-        not getattr(args, "no_box", False), (lambda text: None) if args.quiet else say), summary_lines)
+        not getattr(args, "no_box", False), (lambda text: None) if args.quiet else say, args.only, args.exclude),
+        summary_lines)

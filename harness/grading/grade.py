@@ -35,13 +35,16 @@ from ..runs.results import (RESULTS_FILE, ResultsError, changed_files, check_fre
                             hold_folder, open_group, read_settings, write_json)
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..runs.series import RunOptions, RunResult, run_plans
-from .common import GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS
+from .common import (GRADEBOOK_CSV, GRADEBOOK_JSON, STUDENTS, drop_excluded, kept_rows, open_class_run,
+                     select_students)
+from .handout import write_class_page
+from .reasons import GAME_FAULTS
 from ..view.csv_out import write_csv
 from .submission import class_entry, find_submission
 from ..variants import DEFAULT_VARIANT
 
 CHECK_FILE = "check.json"
-FAULTS = ("crash", "timeout", "illegal_move", "game_time")
+FAULTS = GAME_FAULTS
 
 
 class GradeError(ResultsError):
@@ -239,13 +242,16 @@ def _row(sub: Submission, class_dir: str, opponents: Sequence[str], sha: Optiona
     }
 
 
-def flag_identical(rows: List[dict]) -> None:
-    """Rows whose files have the same sha256 name each other (same_file_as) and say so in notes."""
+def flag_identical(rows: List[dict], kept: Sequence[str] = ()) -> None:
+    """Rows whose files have the same sha256 name each other (same_file_as) and say so in notes;
+    the rows of `kept` (kept as they were by --only) are left as they are."""
     by_sha: Dict[str, List[str]] = {}
     for row in rows:
         if row["sha256"]:
             by_sha.setdefault(row["sha256"], []).append(row["student"])
     for row in rows:
+        if row["student"] in kept:
+            continue
         others = [name for name in by_sha.get(row["sha256"] or "", []) if name != row["student"]]
         row["same_file_as"] = others
         if others:
@@ -309,6 +315,13 @@ class ClassGradeSettings:
     force: bool = False
     progress: Union[str, bool] = "auto"
     say: Callable[[str], None] = say
+    only: Sequence[str] = ()           # grade these students again, every other row kept as it was
+    exclude: Sequence[str] = ()        # these students' rows and folders go
+
+    @property
+    def keeps(self) -> bool:
+        """Does this run keep what OUT holds (--resume, --only, --exclude)?"""
+        return bool(self.resume or self.only or self.exclude)
 
     def __post_init__(self):
         object.__setattr__(self, "box", self.box or boxing.BoxSettings())
@@ -342,6 +355,7 @@ def grade_class(class_dir: str, out: str, settings: ClassGradeSettings = ClassGr
         grading.check_files()
         gradebook = grading.gradebook(grading.play())
         write_gradebook(out, gradebook)
+        write_class_page(out, gradebook)
     return gradebook
 
 
@@ -359,8 +373,14 @@ class _ClassGrading:
         inside_repository(out)
         self.skipped: List[dict] = []
         self.submissions = find_submissions(class_dir, self.skipped)
+        names = [sub.student for sub in self.submissions]
+        chosen = select_students(names, list(settings.only), list(settings.exclude), class_dir)
+        self.kept = kept_rows(out, names, chosen, list(settings.exclude)) if settings.only and not settings.force \
+            else {}
+        self.order = [name for name in names if name in chosen or name in self.kept]
+        self.submissions = [sub for sub in self.submissions if sub.student in chosen]
         check_free(out)
-        if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (settings.resume or settings.force):
+        if os.path.exists(os.path.join(out, GRADEBOOK_JSON)) and not (settings.keeps or settings.force):
             raise GradeError(f"{out} already holds a gradebook; add --resume to continue that grading, "
                              f"--force to start over, or choose another --out")
         self.shares = settings.shares()
@@ -372,10 +392,11 @@ class _ClassGrading:
         """OUT ready for this grading: a resume with other settings refused before anything is
         written (results.open_group), an old grading gone on --force; the notes said."""
         s, out = self.settings, self.out
+        open_class_run(out, self.class_dir, {}, s.keeps, s.force)
         open_group(out, group_settings({**s.limits, **s.start, "box": s.box.to_dict()}, games=s.games,
                                        opponents=list(s.opponents), colour="white", points=s.points,
                                        partial=s.partial),
-                   s.resume, s.force, "grading")
+                   s.keeps, s.force, "grading")
         if s.force:
             # the old gradebook goes first: a run stopped from here on leaves none beside emptied reports
             for name in (GRADEBOOK_JSON, GRADEBOOK_CSV):
@@ -383,6 +404,10 @@ class _ClassGrading:
                     os.remove(os.path.join(out, name))
             if os.path.isdir(os.path.join(out, STUDENTS)):
                 shutil.rmtree(os.path.join(out, STUDENTS))
+        drop_excluded(out, [directory_name(name) for name in s.exclude])
+        if s.only and not s.resume:         # graded again from the start
+            for sub in self.submissions:
+                shutil.rmtree(os.path.join(out, STUDENTS, sub.folder), ignore_errors=True)
         try:
             os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
         except OSError as exc:
@@ -445,13 +470,14 @@ class _ClassGrading:
         """Each student's report written (report.json, .md, .html) and their row; the gradebook."""
         s = self.settings
         recorded = s.recorded()
-        rows = []
+        graded = {}
         for sub in self.submissions:
             report = self.student_report(sub, recorded, by_plan) if sub.path is not None else None
             check = self.checks.get(sub.student)
-            rows.append(_row(sub, self.class_dir, s.opponents, self.shas.get(sub.student), check, report,
-                             course_points(report, check, s.points, s.partial, s.opponents)))
-        flag_identical(rows)
+            graded[sub.student] = _row(sub, self.class_dir, s.opponents, self.shas.get(sub.student), check, report,
+                                       course_points(report, check, s.points, s.partial, s.opponents))
+        rows = [graded.get(name) or self.kept[name] for name in self.order]
+        flag_identical(rows, list(self.kept))
         return {
             "class": os.path.abspath(self.class_dir),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -535,6 +561,8 @@ def summary_lines(gradebook: dict) -> List[str]:
     wide = max(len(text) for text in scored.values())
     for row in gradebook["students"]:
         wdl = "  ".join(f"{name} {o['wins']}/{o['draws']}/{o['losses']}" for name, o in row["opponents"].items())
+        if row["verdict"] in ("rejected", "no file") and row["check_reasons"]:
+            wdl = f"({row['check_reasons'][0]})"       # the check's first reason beside the verdict
         faults = ", ".join(f"{k} {v}" for k, v in row["faults"].items())
         lines.append(f"{row['student'].ljust(width)}  {row['verdict']:<8}  {scored[row['student']].ljust(wide)}  {wdl}"
                      + (f"  faults: {faults}" if faults else "")

@@ -21,17 +21,19 @@ import shutil
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..isolation import box as boxing
-from ..runs.results import changed_files, hold_folder, read_settings, write_json
+from ..runs.results import RESULTS_FILE, changed_files, hold_folder, read_records, read_settings, write_json
 from ..runs.series import RunOptions, SeriesPlan, run_plans
 from ..runs.pool import worker_pool
 from ..runs.round_robin import crosstable, plan_round_robin, rate
 from ..stats.ratings import FitError
+from ..variants import find_variant
 from ..variants.nthu.grading import BASELINES, agent_result, pair_passes
 from ..variants.nthu.program import PREFIX
 from . import build as building
-from .common import (STUDENTS, ClassError, Clock, Sayer, check_out, find_students,
-                     gradebook_of, out_folder, read_json, run_class_grading, say, sources_sha256,
-                     write_gradebook)
+from . import handout, reasons
+from .common import (STUDENTS, ClassError, Clock, Sayer, check_out, drop_excluded, find_students,
+                     gradebook_of, kept_rows, open_class_run, out_folder, read_json, run_class_grading, say,
+                     select_students, sources_sha256, write_gradebook)
 
 VARIANT = "nthu"
 MEMORY_MB = 4096               # the course's memory per program
@@ -41,7 +43,8 @@ STATE_FILE = "state.json"
 RANKING = "ranking"
 CSV_FIELDS = (["student", "build", "build_errors", "rules"] +
               [f"{b}_{field}" for b in BASELINES for field in ("white", "black", "passed")] +
-              ["points", "all_eight", "rank", "rating", "rating_low", "rating_high"])
+              ["points", "all_eight", "rank", "rating", "rating_low", "rating_high", "faults", "first_error",
+               "near_limit"])
 
 
 def parse_bonus(text: Optional[str]) -> List[float]:
@@ -196,8 +199,26 @@ def ranks(ratings: List[dict], name_of: Dict[str, str]) -> Dict[str, dict]:
                                    "score": r["score"], "games": r["games"]} for rank, r in enumerate(ordered, 1)}
 
 
+def ladder_games(out: str, name: str, rungs: Dict[str, dict]) -> List[tuple]:
+    """(baseline, colour, record) of every ladder game `name` played, in ladder order."""
+    games = []
+    for baseline in rungs:
+        for colour in COLOURS:
+            records, _ = read_records(os.path.join(out_folder(out, name), "games", f"{baseline}-{colour}", RESULTS_FILE))
+            games += [(baseline, colour, records[n]) for n in sorted(records)]
+    return games
+
+
+def game_reasons(out: str, name: str, rungs: Dict[str, dict], move_timeout: Optional[float]) -> dict:
+    """The row's reasons (`reasons.games_reasons`) over `name`'s ladder games, its paths left out."""
+    found = reasons.games_reasons(((r, c) for _, c, r in ladder_games(out, name, rungs)), move_timeout)
+    if found["first_error"]:
+        found["first_error"] = reasons.strip_paths(found["first_error"], out_folder(out, name))
+    return found
+
+
 def student_row(name: str, state: dict, ladder: Dict[str, dict], ranked: dict, bonus: List[float],
-                rules_penalty: float) -> dict:
+                rules_penalty: float, found: Optional[dict] = None) -> dict:
     rungs = ladder.get(name, {})
     passed = sum(1 for b in BASELINES if rungs.get(b, {}).get("passed"))
     all_eight = len(rungs) == len(BASELINES) and all(r["white"] == r["black"] == "win" for r in rungs.values())
@@ -212,6 +233,9 @@ def student_row(name: str, state: dict, ladder: Dict[str, dict], ranked: dict, b
            "points": int(points) if points == int(points) else points, "all_eight": all_eight, "rank": rank}
     if name in ranked and ranked[name]["elo"] is not None:
         row["rating"] = {k: ranked[name][k] for k in ("elo", "low", "high", "score", "games")}
+    found = found or {}
+    row.update(faults=found.get("faults", {}), first_error=found.get("first_error"),
+               near_limit=found.get("near_limit", 0))
     return row
 
 
@@ -225,20 +249,26 @@ def csv_row(row: dict) -> dict:
         flat[f"{b}_black"] = rung["black"] if rung else ""
         flat[f"{b}_passed"] = "" if rung is None else ("yes" if rung["passed"] else "no")
     rating = row.get("rating") or {}
-    flat.update(rating=rating.get("elo"), rating_low=rating.get("low"), rating_high=rating.get("high"))
+    flat.update(rating=rating.get("elo"), rating_low=rating.get("low"), rating_high=rating.get("high"),
+                faults=reasons.faults_text(row.get("faults", {})), first_error=row.get("first_error"),
+                near_limit=row.get("near_limit", 0))
     return flat
 
 
-def write_student_report(out: str, row: dict, state: dict, more: Sequence[str] = ()) -> None:
+def write_student_report(out: str, row: dict, state: dict, settings: Optional[dict] = None,
+                         more: Sequence[str] = ()) -> None:
+    """report.json, report.md and report.html in OUT/students/NAME/, every path relative to that
+    folder (the replay commands are run there): nothing of the TA's folders. `more`: the sheet's
+    lines (the points' breakdown) for report.md."""
     folder = out_folder(out, row["student"])
     os.makedirs(folder, exist_ok=True)
     games = []
     for baseline, rung in row["baselines"].items():
         for colour in COLOURS:
-            results = os.path.join(folder, "games", f"{baseline}-{colour}", "results.jsonl")
+            results = os.path.join("games", f"{baseline}-{colour}", RESULTS_FILE)
             games.append({"baseline": baseline, "colour": colour, "result": rung[colour],
-                          "replay": f"python -m harness replay {results} 0 --variant nthu"})
-    report = {**row, "build_log": os.path.join(folder, "build.log") if state.get("sources") else None,
+                          "replay": f"python -m harness replay {results} --game 0 --variant nthu"})
+    report = {**row, "build_log": "build.log" if state.get("sources") else None,
               "build_seconds": state.get("seconds"), "games": games}
     write_json(os.path.join(folder, "report.json"), report)
     lines = [f"# {row['student']}: {row['points']} points", "",
@@ -246,45 +276,70 @@ def write_student_report(out: str, row: dict, state: dict, more: Sequence[str] =
              *(f"    {line}" for line in row["build_errors"]),
              f"- rules: {'no problem' if not row['rules'] else str(len(row['rules'])) + ' problems'}",
              *(f"    {p}" for p in row["rules"]),
-             f"- all 8 games won: {'yes' if row['all_eight'] else 'no'}; rank: {row['rank'] or '-'}", "",
-             "| baseline | as White | as Black | passed |", "|---|---|---|---|"]
+             f"- all 8 games won: {'yes' if row['all_eight'] else 'no'}; rank: {row['rank'] or '-'}"]
+    if row.get("faults"):
+        lines.append(f"- games lost by a fault: {reasons.faults_text(row['faults'])}; first: {row['first_error']}")
+    if row.get("near_limit"):
+        lines.append(f"- {row['near_limit']} moves took over {100 * reasons.NEAR_SHARE:.0f} % of the move limit: "
+                     f"their games may depend on the machine's load")
+    lines += ["", "| baseline | as White | as Black | passed |", "|---|---|---|---|"]
     for baseline, rung in row["baselines"].items():
         lines.append(f"| {baseline} | {rung['white']} | {rung['black']} | {'yes' if rung['passed'] else 'no'} |")
     if games:
-        lines += ["", "Each game, replayed:", ""]
+        lines += ["", "Each game, replayed (in this folder):", ""]
         lines += [f"- {g['baseline']} as {g['colour']} ({g['result']}): `{g['replay']}`" for g in games]
     lines += list(more)
     if report["build_log"]:
-        lines += ["", f"Build log: {report['build_log']}"]
+        lines += ["", "Build log: build.log, beside this report"]
     with open(os.path.join(folder, "report.md"), "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
+    handout.write_nthu_page(out, report, ladder_games(out, row["student"], row["baselines"]), settings or {},
+                            find_variant(VARIANT))
 
 
 def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOUT, memory_mb: int = MEMORY_MB,
                      jobs: Optional[int] = None, executor=None, resume: bool = False, force: bool = False,
                      ranking_bonus: Sequence[float] = (), rules_penalty: float = 0.0,
                      build_timeout: float = building.BUILD_TIMEOUT, boxed: bool = True, progress="auto",
-                     say: Callable[[str], None] = print, sheet=None) -> dict:
+                     say: Callable[[str], None] = print, only: Sequence[str] = (),
+                     exclude: Sequence[str] = (), sheet=None) -> dict:
     """Grade every repository in `class_dir` into `out`; return the gradebook (also written).
-    sheet: a harness.grading.nthu_sheet.Sheet (the form's roster, the deadline, the bonuses): it
-    gives the students (their graded commits fetched into OUT/repos) and amends the rows."""
+    `only`: grade these students again, every other row kept from OUT's gradebook; `exclude`:
+    these students' rows and folders go. sheet: a harness.grading.nthu_sheet.Sheet (the form's
+    roster, the deadline, the bonuses): it gives the students (their graded commits fetched into
+    OUT/repos) and amends the rows."""
     problem = toolchain_problem()
     if problem:
         raise ClassError(problem)
     out = os.path.abspath(out)      # the programs run elsewhere: a relative --out would name nothing
+    only, exclude = list(only), list(exclude)
     if sheet is not None:
+        if only or exclude:
+            raise ClassError("--only and --exclude grade part of a class folder; with --roster or --deadline "
+                             "the whole sheet is graded (use --resume to go on)")
         class_dir = sheet.class_path()
-    check_out(class_dir, out, resume, force)
+    keep = resume or bool(only or exclude)
+    check_out(class_dir, out, keep, force)
     students = find_students(class_dir) if sheet is None or sheet.settings.class_dir else []
+    chosen = select_students([s.name for s in students], only, exclude, class_dir)
+    if students and not any(not s.problem and not building.missing_files(s.path) for s in students):
+        raise ClassError(f"nobody in {class_dir} has an NTHU repository (src/player/submission.cpp or "
+                         f"src/policy/submission.cpp): is it another course's class? (--variant)")
+    kept = kept_rows(out, [s.name for s in students], chosen, exclude) if only and not force else {}
+    students = [s for s in students if s.name in chosen or s.name in kept]
     jobs = jobs or os.cpu_count() or 1
     box = boxing.BoxSettings(memory_mb=memory_mb) if boxed else None
     build_box = boxing.BoxSettings(memory_mb=max(memory_mb, building.BUILD_MEMORY_MB), file_mb=64,
                                    cpu_seconds=int(2 * build_timeout) + 1) if boxed else None
     lines = Sayer(say, 0)
     with hold_folder(out):
+        open_class_run(out, class_dir, {"move_timeout": move_timeout, "memory_mb": memory_mb,
+                                        "build_timeout": build_timeout, "ranking_bonus": list(ranking_bonus),
+                                        "rules_penalty": rules_penalty, "boxed": boxed}, keep, force)
         if force:
             for sub in (STUDENTS, RANKING):
                 shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
+        drop_excluded(out, exclude)
         try:
             os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
         except OSError as exc:
@@ -294,30 +349,44 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
         if sheet is not None:
             students = sheet.students(out, lines)
         for student in students:
-            if student.problem and sheet is None:
+            if student.problem and sheet is None and student.name not in kept:
                 say(f"note: {student.problem}: graded as missing")
-        states = build_class(students, out, build_box, build_timeout, jobs, resume, lines)
+        graded = [s for s in students if s.name not in kept]
+        states = build_class(graded, out, build_box, build_timeout, jobs, resume, lines)
         box_dict = box.to_dict() if box else {"enabled": False}
         ladder = play_ladder(states, out, move_timeout, box_dict, jobs, executor, resume, force, progress, lines)
+        for name, row in kept.items():          # --only: the others as graded before, nothing built or played
+            states[name] = read_json(os.path.join(out_folder(out, name), STATE_FILE)) or \
+                {"build": row["build"], "errors": row["build_errors"], "rules": row["rules"], "binary": None}
+            if row["baselines"]:
+                ladder[name] = row["baselines"]
         eight = [name for name in sorted(ladder) if student_row(name, states[name], ladder, {}, [], 0)["all_eight"]]
         ranked = play_ranking(eight, states, out, move_timeout, box_dict, jobs, executor, resume, force, progress,
                               lines)
-        rows = [student_row(student.name, states[student.name], ladder, ranked, list(ranking_bonus), rules_penalty)
+        settings = {"move_timeout": move_timeout, "memory_mb": memory_mb, "build_timeout": build_timeout,
+                    "ranking_bonus": list(ranking_bonus), "rules_penalty": rules_penalty,
+                    "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs}
+        rows = [student_row(student.name, states[student.name], ladder, ranked, list(ranking_bonus), rules_penalty,
+                            game_reasons(out, student.name, ladder.get(student.name, {}), move_timeout))
                 for student in students]
         if sheet is not None:
             sheet.amend(rows)
-        for row, student in zip(rows, students):
-            write_student_report(out, row, states[student.name], sheet.report_lines(row) if sheet else ())
-        gradebook = gradebook_of(
-            class_dir, VARIANT, box,
-            {"move_timeout": move_timeout, "memory_mb": memory_mb, "build_timeout": build_timeout,
-             "ranking_bonus": list(ranking_bonus), "rules_penalty": rules_penalty,
-             "cluster": getattr(executor, "address", None), "jobs": None if executor else jobs}, rows)
+        for index, student in enumerate(students):
+            if student.name in kept and rows[index] == kept[student.name]:
+                rows[index] = kept[student.name]        # as it was, key order and all
+            else:
+                write_student_report(out, rows[index], states[student.name], settings,
+                                     sheet.report_lines(rows[index]) if sheet else ())
+        gradebook = gradebook_of(class_dir, VARIANT, box, settings, rows)
         if sheet is not None:
             gradebook["settings"]["sheet"] = sheet.settings.recorded()
         write_gradebook(out, gradebook, CSV_FIELDS + (sheet.csv_fields if sheet else []),
                         (lambda row: {**csv_row(row), **sheet.csv_cells(row)}) if sheet else csv_row)
+        handout.write_class_page(out, gradebook)
     return gradebook
+
+
+LEGEND = "baselines 1-4 in order, each as White then Black: W won, D drawn, L lost (the ladder stops at a baseline not passed)"
 
 
 def summary_lines(gradebook: dict) -> List[str]:
@@ -325,14 +394,20 @@ def summary_lines(gradebook: dict) -> List[str]:
     width = max(len(r["student"]) for r in rows)
     lines = [f"{len(rows)} students: " + ", ".join(
         f"{kind} {sum(1 for r in rows if r['build'] == kind)}" for kind in ("ok", "failed", "missing")) + " builds; "
-        f"{sum(1 for r in rows if r['all_eight'])} won all 8 games"]
+        f"{sum(1 for r in rows if r['all_eight'])} won all 8 games", LEGEND]
     letters = {"win": "W", "draw": "D", "loss": "L"}
     for row in rows:
         rungs = " ".join(f"{letters[r['white']]}{letters[r['black']]}" for r in row["baselines"].values())
         note = f"  rules: {len(row['rules'])}" if row["rules"] else ""
         rank = f"  rank {row['rank']}" if row["rank"] else ""
+        faults = f"  faults: {reasons.faults_text(row['faults'])}" if row.get("faults") else ""
+        near = f"  near-limit moves: {row['near_limit']}" if row.get("near_limit") else ""
         lines.append(f"{row['student'].ljust(width)}  {row['build']:<7}  {str(row['points']):>3} points  "
-                     f"{rungs or '-'}{rank}{note}")
+                     f"{rungs or '-'}{rank}{note}{faults}{near}")
+    near = [r["student"] for r in rows if r.get("near_limit")]
+    if near:
+        lines.append(reasons.rerun_line(gradebook["settings"].get("move_timeout"),
+                                        f"moves over {100 * reasons.NEAR_SHARE:.0f} % of the limit ({', '.join(near)})"))
     return lines
 
 
@@ -342,5 +417,5 @@ def run(args, sheet=None) -> int:
         args.class_dir, args.out, args.move_timeout or MOVE_TIMEOUT, args.memory_mb or MEMORY_MB, args.jobs,
         executor, args.resume, args.force, parse_bonus(args.ranking_bonus), args.rules_penalty,
         args.build_timeout, not getattr(args, "no_box", False),
-        "none" if args.quiet else (args.progress or "auto"), (lambda text: None) if args.quiet else say, sheet),
-        summary_lines)
+        "none" if args.quiet else (args.progress or "auto"), (lambda text: None) if args.quiet else say,
+        args.only, args.exclude, sheet), summary_lines)

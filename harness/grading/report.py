@@ -6,6 +6,7 @@ structure; `render_text` and `render_markdown` present it. Pass marks are data, 
 """
 import datetime
 import json
+import math
 import os
 import shutil
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -238,7 +239,9 @@ def statistics_rows(report: dict) -> List[Tuple[str, ...]]:
     for e in report["opponents"].values():
         elo = format_elo(e.get("elo"))
         margin = e.get("elo_margin")
-        if margin is not None and elo not in ("+inf", "-inf", "-"):
+        if elo in ("+inf", "-inf") or (margin is not None and math.isinf(margin)):
+            elo = TOO_FEW              # every game won or lost (or too few): no finite rating
+        elif margin is not None and elo != "-":
             elo += " +/- " + format_elo(margin).lstrip("+")
         rows.append((
             e["opponent"], e["colour"],
@@ -263,6 +266,30 @@ def settings_line(report: dict) -> str:
             f"{s['seed'] + s['games'] - 1}{openings}{limits}; {s['move_timeout']:g} s per move for files{clock}.")
 
 
+TOO_FEW = "too few games"
+
+
+def grouped_problems(problems: Sequence[str]) -> List[str]:
+    """The check's problems ("FILE:LINE: WHY"), each WHY once with its lines:
+    "AB.py lines 3, 9, 14: contains the word 'print' (...)" (one line: as it was given)."""
+    order: Dict[Tuple[str, str], List[str]] = {}
+    for problem in problems:
+        parts = problem.split(":", 2)
+        if len(parts) == 3 and parts[1].isdigit():
+            order.setdefault((parts[0], parts[2].strip()), []).append(parts[1])
+        else:
+            order.setdefault((problem, ""), [])
+    out = []
+    for (where, why), lines in order.items():
+        if not lines:
+            out.append(where)
+        elif len(lines) == 1:
+            out.append(f"{where}:{lines[0]}: {why}")
+        else:
+            out.append(f"{where} lines {', '.join(lines)}: {why}")
+    return out
+
+
 def check_line(report: dict) -> Optional[str]:
     check = report.get("check")
     if check is None:
@@ -270,7 +297,7 @@ def check_line(report: dict) -> Optional[str]:
     if check["accepted"]:
         warned = f" (warnings: {'; '.join(check['warnings'])})" if check.get("warnings") else ""
         return f"Course check of {report['agent']}: accepted{warned}."
-    return f"Course check of {report['agent']}: REJECTED: {'; '.join(check['problems'])}"
+    return f"Course check of {report['agent']}: REJECTED: {'; '.join(grouped_problems(check['problems']))}"
 
 
 def points_line(report: dict) -> str:
@@ -316,8 +343,15 @@ def render_text(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def report_title(report: dict) -> str:
+    """'Report: alice (AB.py)' for a student's report, 'Report: AGENT' otherwise."""
+    if report.get("student"):
+        return f"Report: {report['student']} ({report['agent']})"
+    return f"Report: {report['agent']}"
+
+
 def render_markdown(report: dict) -> str:
-    lines = [f"# Report: {report['agent']}", ""]
+    lines = [f"# {report_title(report)}", ""]
     if check_line(report):
         lines += [check_line(report), ""]
     lines += [settings_line(report), "",

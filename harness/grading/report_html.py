@@ -16,7 +16,8 @@ from ..runs.series import directory_name
 from ..stats import wilson
 from ..view.html import (game_data, lengths_plot, move_seconds_by_ply, seconds_plot, template,
                          viewer_context)
-from .report import (REPORT_HTML, HEADER, check_line, opponent_entry, settings_line, verdict_line, table_rows)
+from .report import (REPORT_HTML, HEADER, check_line, opponent_entry, report_title, settings_line, table_rows,
+                     verdict_line)
 
 OUTCOME_ORDER = {"loss": 0, "draw": 1, "win": 2}
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
@@ -102,7 +103,7 @@ def render_report_html(report: Dict[str, Any], games: Sequence[Tuple[str, Dict[s
     context = {
         "command_label": command_label,
         "student": student,
-        "title": title or f"Report: {report['agent']}",
+        "title": title or report_title(report),
         "report": report,
         "settings": settings if settings is not None else settings_line(report),
         "verdict": verdict,

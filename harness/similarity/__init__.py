@@ -7,6 +7,7 @@ passages, compares every pair with a class member (compare.py) and writes simila
 similarity.csv and similarity.html (output.py). No file of a student is run: files are read and
 lexed, nothing more. docs/similarity.md has the choices and the measured figures.
 """
+import datetime
 import os
 import sys
 import time
@@ -97,7 +98,9 @@ def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: 
     pairs = []
     for i, j in candidates(prepared, threshold, top):
         a, b = prepared[i], prepared[j]
-        found = fragments(a, b, k)
+        # a fragment all of whose tokens are left out on a side (template, common code) shares nothing
+        found = [f for f in fragments(a, b, k)
+                 if a.counted[f.a:f.a + f.tokens].any() and b.counted[f.b:f.b + f.tokens].any()]
         if not found:
             continue
         figures = pair_figures(a, b, found)
@@ -114,7 +117,8 @@ def run(class_dir: str, out_dir: str, previous: Sequence[str] = (), references: 
                 "references": sum(p.kind == "reference" for p in prepared),
                 "template_files": len(template_prep.files) if template_prep else 0,
                 "share": share, "common_at_least": COMMON_AT_LEAST, "k": k, "window": window,
-                "min_shared": MIN_SHARED}
+                "min_shared": MIN_SHARED, "class": os.path.abspath(class_dir),
+                "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
     paths = write_all(out_dir, data, {p.name: p for p in prepared}, settings, problems)
     return Outcome(data, paths, problems, len(class_prep), len(prepared) - len(class_prep),
                    time.perf_counter() - started)
