@@ -14,13 +14,16 @@ later; the last move written before the limit counts); the baselines are ours, i
 process, and always finish their search.
 
 Layout of OUT: gradebook.json, gradebook.csv; students/NAME/{state.json, build.log, repo/ (the
-copy built), games/, report.json, report.md}; ranking/ (the round robin's series).
+copy built), games/, report.json, report.md}; ranking/ (the round robin's series). The players'
+working folders live under one folder of the run (`harness.isolation.exchange.run_folder`),
+removed when the grading ends, by Ctrl-C or SIGTERM too.
 """
 import os
 import shutil
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..isolation import box as boxing
+from ..isolation.exchange import run_folder
 from ..runs.results import changed_files, hold_folder, read_settings, write_json
 from ..runs.series import RunOptions, SeriesPlan, run_plans
 from ..runs.pool import worker_pool
@@ -278,10 +281,11 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
     students = find_students(class_dir) if sheet is None or sheet.settings.class_dir else []
     jobs = jobs or os.cpu_count() or 1
     box = boxing.BoxSettings(memory_mb=memory_mb) if boxed else None
-    build_box = boxing.BoxSettings(memory_mb=max(memory_mb, building.BUILD_MEMORY_MB), file_mb=64,
+    build_mb, build_jobs = building.build_memory(jobs)       # one memory budget for the builds at once
+    build_box = boxing.BoxSettings(memory_mb=build_mb, file_mb=64,
                                    cpu_seconds=int(2 * build_timeout) + 1) if boxed else None
     lines = Sayer(say, 0)
-    with hold_folder(out):
+    with hold_folder(out), run_folder():     # every player's folder under one parent, removed at the end
         if force:
             for sub in (STUDENTS, RANKING):
                 shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
@@ -296,7 +300,7 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
         for student in students:
             if student.problem and sheet is None:
                 say(f"note: {student.problem}: graded as missing")
-        states = build_class(students, out, build_box, build_timeout, jobs, resume, lines)
+        states = build_class(students, out, build_box, build_timeout, build_jobs, resume, lines)
         box_dict = box.to_dict() if box else {"enabled": False}
         ladder = play_ladder(states, out, move_timeout, box_dict, jobs, executor, resume, force, progress, lines)
         eight = [name for name in sorted(ladder) if student_row(name, states[name], ladder, {}, [], 0)["all_eight"]]
