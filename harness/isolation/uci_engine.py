@@ -32,6 +32,7 @@ from collections import deque
 from typing import Iterable, List, Optional, Tuple
 
 from ..core.agent import AgentTimeout
+from .exchange import run_parent
 from .untrusted_env import untrusted_env
 
 HANDSHAKE_TIMEOUT = 10.0     # seconds for uciok / readyok
@@ -127,7 +128,7 @@ class UciEngine:
             if "/" not in command[0]:
                 command[0] = shutil.which(command[0], path=env["PATH"]) or command[0]
             if self.workdir is None:
-                self.workdir = tempfile.mkdtemp(prefix="uci-engine-")
+                self.workdir = tempfile.mkdtemp(prefix="uci-engine-", dir=run_parent())
             if not os.path.isfile(command[0]):
                 why = "it is a folder: give the engine's program file in it" if os.path.isdir(command[0]) else \
                     "No such file or directory"
