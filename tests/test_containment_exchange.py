@@ -407,3 +407,21 @@ def test_an_engine_printing_without_end_is_a_crash_not_the_grader_s_memory(mode,
         engine.close()
     assert (record["result"], record["reason"]) == ("white", CRASH)
     assert f"printed {said} characters while waiting for bestmove" in record["error"]
+
+
+# ----------------------------------------------------------------------------- the CS3243 worker's channel
+
+
+@pytest.mark.timeout(120)
+def test_a_file_flooding_the_channel_is_a_crash_read_no_further_than_the_cap(tmp_path, capsys):
+    # old code: the reply buffer kept all 8 MiB, then failed on the junk: "...: b'xxxx...'"
+    from harness import cli
+    from harness.isolation.sandbox import CHANNEL, REPLY_LIMIT
+    out = tmp_path / "series"
+    white = os.path.join(ATTACKS, "cs3243", "channel_flood.py")
+    assert cli.main(["series", "--white", white, "--black", "dummy", "--games", "1", "--max-plies", "4",
+                     "--out", str(out), "--progress", "none", "--jobs", "1"]) == 0
+    capsys.readouterr()
+    record = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+    assert (record["result"], record["reason"]) == ("black", "crash")
+    assert record["error"] == f"White: {CHANNEL}: more than {REPLY_LIMIT} bytes without a line end"
