@@ -12,6 +12,7 @@ from agents.nthu.baselines import Baseline1, Baseline2
 from harness import players
 from harness.core.agent import AgentCrash, AgentError, AgentTimeout
 from harness.core.variant import WHITE
+from harness.isolation.exchange import Folder
 from harness.isolation.untrusted_env import untrusted_env
 from harness.variants.nthu import VARIANT
 from harness.variants.nthu.export import export_nthu
@@ -41,7 +42,7 @@ def fake(tmp_path, body):
 
 
 def ask(path, state=None, timeout=10.0, grace=1.0):
-    agent = ProgramAgent(path, untrusted_env, timeout=timeout, grace=grace)
+    agent = ProgramAgent(path, untrusted_env, Folder, timeout=timeout, grace=grace)
     agent.start_game(WHITE, 0)
     try:
         answer = agent.choose_move(state or VARIANT.start(), WHITE, None)
@@ -85,7 +86,7 @@ def test_the_program_runs_with_the_environment_it_is_handed_and_nothing_else(tmp
         return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir, "HANDED": "yes"}
 
     path = fake(tmp_path, 'import json, os\nprint("ENV " + json.dumps(dict(os.environ)))\nwrite("4 3 3 3\\n")')
-    agent = ProgramAgent(path, environment)
+    agent = ProgramAgent(path, environment, Folder)
     agent.start_game(WHITE, 0)
     workdir = agent.workdir
     try:
@@ -101,7 +102,7 @@ def test_the_program_runs_with_the_environment_it_is_handed_and_nothing_else(tmp
 def test_an_illegal_move_is_returned_as_its_numbers_and_the_referee_scores_it(tmp_path):
     answer, _ = ask(fake(tmp_path, 'write("4 3 2 3\\n")'))       # d2d4: no double step
     assert answer == "4 3 2 3"
-    record = play(ProgramAgent(fake(tmp_path, 'write("4 3 2 3\\n")'), untrusted_env), Baseline1())
+    record = play(ProgramAgent(fake(tmp_path, 'write("4 3 2 3\\n")'), untrusted_env, Folder), Baseline1())
     assert (record["result"], record["reason"], record["plies"]) == ("black", "illegal_move", 0)
 
 
@@ -143,7 +144,7 @@ def test_a_crash_after_a_valid_move_keeps_the_move_the_exit_status_is_not_checke
 
 def test_a_missing_program_is_a_one_line_agent_error(tmp_path):
     with pytest.raises(AgentError) as e:
-        program_agent(f"{tmp_path}/nope", untrusted_env)
+        program_agent(f"{tmp_path}/nope", untrusted_env, Folder)
     assert str(e.value) == f"program '{tmp_path}/nope' does not exist"
     with pytest.raises(AgentError) as e:                  # the spec names no program at all
         players.make("nthu:", "nthu")
@@ -161,7 +162,7 @@ write("%d %d %d %d\\n" % (*divmod(s, 5), *divmod(t, 5)) * 2)
 """
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = fake(tmp_path, f"sys.path.insert(0, {root!r})\n" + body)
-    agent = ProgramAgent(path, untrusted_env)
+    agent = ProgramAgent(path, untrusted_env, Folder)
     record = play(agent, Baseline1())
     assert record["error"] is None
     assert agent.depths == [2] * ((record["plies"] + 1) // 2)
@@ -195,7 +196,7 @@ def test_the_exported_player_takes_a_hanging_queen_writing_a_move_per_depth(tmp_
 
 def test_the_exported_player_plays_a_whole_game_through_the_program_agent(tmp_path):
     out = export_nthu("ab", str(tmp_path / "player"), seconds=0.3)
-    agent = program_agent(out, untrusted_env)
+    agent = program_agent(out, untrusted_env, Folder)
     record = play(agent, Baseline2())
     assert record["error"] is None
     assert record["result"] == "white"

@@ -200,7 +200,7 @@ class Variant:
     # (PROGRAM_PREFIX:PATH, a program speaking the course's file protocol: `program_agent`).
     agent_forms: Tuple[str, ...] = ()
     program_prefix: Optional[str] = None
-    program_factory: Optional[str] = None    # "module:function(path, environment, move_timeout, contain)" -> Agent
+    program_factory: Optional[str] = None    # "module:function(path, environment, workspace, move_timeout, contain)" -> Agent
     # perft --black: the start position may be given Black to move (start(to_move=BLACK))
     can_start_black = False
     # the variant's own endings besides the core's `Termination` (an `Ending` subclass; None: none)
@@ -324,15 +324,18 @@ class Variant:
         set up."""
         return self.start(**{k: record[k] for k in ("fen", "edition", "max_plies") if record.get(k) is not None})
 
-    def program_agent(self, spec, move_timeout: Optional[float], contain, environment):
+    def program_agent(self, spec, move_timeout: Optional[float], contain, environment, workspace):
         """The agent of a PROGRAM_PREFIX:PATH spec, parsed (`harness.core.agent_spec.AgentSpec`,
         kind PROGRAM; a variant whose agent forms include "program"), made by `program_factory`
         from the program's path (imported only when a program plays). The caller
         (harness.players) hands in how an untrusted program starts: `environment(workdir)` its
-        whole environment, `contain` (or None) the box. The spec names a path (the caller checks)."""
+        whole environment, `contain` (or None) the box, `workspace(prefix)` its working folder
+        (harness.isolation.exchange.Folder: files handed over and read back, never through a
+        link). The spec names a path (the caller checks)."""
         assert self.program_factory is not None, "a variant that plays programs names its program_factory"
         module, function = self.program_factory.split(":")
-        return getattr(importlib.import_module(module), function)(spec.path, environment, move_timeout, contain)
+        return getattr(importlib.import_module(module), function)(spec.path, environment, workspace, move_timeout,
+                                                                  contain)
 
     def engine_fen(self, state: Any) -> Optional[str]:
         """The position as sent to a UCI engine (``position fen ...``); by default `fen`."""

@@ -10,14 +10,23 @@ writes in the class folder):
   the only folder it may write in): no network, a clean environment, the box's memory, CPU, file
   size and (as root) process limits, a wall-clock limit (`timeout`), and a cap on what it prints
   (a Makefile that prints megabytes fails the build with that reason);
-- the build is ok when `build/player_submission` exists afterwards and make exited with 0; the
-  log is kept (`build.log`), and the compiler's first error lines go to the gradebook.
+- the build is ok when make exited with 0 and `build/player_submission` is then a regular file of
+  the copy's `build/` folder (lstat: not a link, not a hard link, its real path inside; `played_binary`):
+  a binary linked to a file elsewhere (a classmate's, the TA's) is a failed build with that reason,
+  never copied or played; the log is kept (`build.log`), and the compiler's first error lines go
+  to the gradebook;
+- memory: one budget for all the builds running at once (`build_memory`): each build's box gets
+  the budget divided by the builds at once (at most BUILD_MEMORY_MB, at least MIN_BUILD_MB; fewer
+  builds at once when the budget cannot give each that much).
 
 The rules check reads the files the course's compiler line compiles (`src/state/state.cpp`,
 `src/policy/submission.cpp`, `src/player/submission.cpp`, plus any other `.cpp` the Makefile's
 `submission` recipe names) and every header they include with quotes (followed through the
 repository), never other files lying around (a template's `main.cpp` calling `system()`). Each
-problem is ``FILE:LINE: problem``.
+problem is ``FILE:LINE: problem`` (``FILE: problem`` for the whole file). The files are the
+student's: each is read through `harness.isolation.exchange.read_inside` (inside the copy, not a
+link leading out, a regular file, at most SOURCE_LIMIT bytes); a recipe path that is absolute or
+leaves the repository (`..`), or a file linked out of it, is a rules problem and is never read.
 """
 import os
 import re
@@ -27,6 +36,7 @@ import time
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..isolation.box import BoxSettings
+from ..isolation.exchange import ExchangeError, kind_of, read_inside
 from ..isolation.untrusted_run import run as run_program
 
 COURSE_SOURCES = ("src/state/state.cpp", "src/policy/submission.cpp", "src/player/submission.cpp")
@@ -34,7 +44,9 @@ STUDENT_FILES = ("src/player/submission.cpp", "src/policy/submission.cpp")
 BINARY = "build/player_submission"
 MAKE = ("make", "submission")
 BUILD_TIMEOUT = 120.0
-BUILD_MEMORY_MB = 4096
+BUILD_MEMORY_MB = 4096          # address space of one build's processes, at most
+MIN_BUILD_MB = 1024             # ... and at least (fewer builds at once rather than less)
+SOURCE_LIMIT = 4 << 20          # bytes of one file the rules check reads
 OUTPUT_CAP = 4 << 20            # bytes of build output kept; more fails the build
 ERROR_LINES = 8
 SHELL = "/bin/sh"
@@ -87,19 +99,57 @@ def build(source: str, copy: str, box: Optional[BoxSettings], timeout: float = B
     finished = run_program(argv, b"", timeout, OUTPUT_CAP, box, workdir=copy)
     seconds = round(time.monotonic() - started, 2)
     log = finished.output.decode("utf-8", "replace")
-    binary = os.path.join(copy, BINARY)
     failure = finished.failure(timeout, OUTPUT_CAP)
-    if failure is None and not os.path.isfile(binary):
-        failure = f"make submission made no {BINARY}"
+    binary, problem = played_binary(copy)
+    if failure is None and problem is not None:
+        failure = problem
     if failure is not None:
         errors = first_errors(log)
         if finished.overflowed or finished.timed_out:
             errors = [f"make submission {failure}"] + errors[:3]
-        elif not errors or failure.startswith("make submission made"):
+        elif not errors or failure == problem:
             errors = [failure] + errors
         return {"build": "failed", "errors": errors, "log": log, "seconds": seconds, "binary": None,
                 "failure": failure}
     return {"build": "ok", "errors": [], "log": log, "seconds": seconds, "binary": binary}
+
+
+def played_binary(copy: str) -> Tuple[Optional[str], Optional[str]]:
+    """(the path of the binary to play, None) when BINARY is a regular file of `copy`'s build
+    folder (lstat: not a link; one link; its real path inside `copy`/build), else (None, why)."""
+    path = os.path.join(copy, BINARY)
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None, f"make submission made no {BINARY}"
+    if not stat.S_ISREG(info.st_mode):
+        return None, f"{BINARY} is {kind_of(info.st_mode)}, not a file the build made: not played"
+    if info.st_nlink > 1:
+        return None, f"{BINARY} is a hard link to another file, not a file the build made: not played"
+    build_folder = os.path.realpath(os.path.join(copy, os.path.dirname(BINARY)))
+    if not (build_folder.startswith(os.path.realpath(copy) + os.sep)
+            and os.path.realpath(path) == os.path.join(build_folder, os.path.basename(BINARY))):
+        return None, f"{BINARY} lies outside the repository (its build folder is a link): not played"
+    return path, None
+
+
+def physical_memory_mb() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") >> 20
+    except (ValueError, OSError):
+        return 2 * BUILD_MEMORY_MB
+
+
+def build_memory(jobs: int, budget_mb: Optional[int] = None) -> Tuple[int, int]:
+    """(memory of one build's box in MB, builds at once) for `jobs` workers sharing `budget_mb`
+    (default: half the machine's memory): the budget split evenly, at most BUILD_MEMORY_MB each;
+    when that leaves a build less than MIN_BUILD_MB, MIN_BUILD_MB each and fewer builds at once."""
+    budget = budget_mb if budget_mb is not None else physical_memory_mb() // 2
+    jobs = max(1, jobs)
+    each = min(BUILD_MEMORY_MB, budget // jobs)
+    if each >= MIN_BUILD_MB:
+        return each, jobs
+    return MIN_BUILD_MB, max(1, min(jobs, budget // MIN_BUILD_MB))
 
 
 # ----------------------------------------------------------------------------- the rules
@@ -159,35 +209,49 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
-def recipe_sources(repo: str) -> List[str]:
-    """.cpp files the Makefile's `submission` recipe names (besides the course's own three)."""
+def read_student_file(repo: str, rel: str) -> str:
+    """The text of the student's file `rel` (`read_inside`: inside the repository, not a link
+    out, a regular file of at most SOURCE_LIMIT bytes); ExchangeError or OSError otherwise."""
+    return read_inside(repo, rel, SOURCE_LIMIT).decode("utf-8", errors="replace")
+
+
+def recipe_sources(repo: str) -> Tuple[List[Tuple[str, str, int]], List[str]]:
+    """(.cpp files the Makefile's `submission` recipe names (besides the course's own three) as
+    (path, makefile, line), problems): a path that is absolute or leaves the repository is a
+    problem (``Makefile:LINE: ...``), never read; so is a Makefile that cannot be read."""
     for name in ("Makefile", "makefile", "GNUmakefile"):
-        path = os.path.join(repo, name)
-        if os.path.isfile(path):
+        if os.path.lexists(os.path.join(repo, name)):
             break
     else:
-        return []
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        lines = handle.read().splitlines()
-    found, inside = [], False
-    for line in lines:
+        return [], []
+    try:
+        lines = read_student_file(repo, name).splitlines()
+    except ExchangeError as exc:
+        return [], [f"{name}: {exc}"]
+    except OSError:
+        return [], []
+    found, problems, inside = [], [], False
+    for number, line in enumerate(lines, 1):
         if re.match(r"^submission\s*:", line):
             inside = True
-            found += re.findall(r"[\w./-]+\.(?:cpp|cc|cxx)\b", line)
+        elif not inside:
             continue
-        if inside:
-            if not line.startswith("\t"):
-                break
-            found += re.findall(r"[\w./-]+\.(?:cpp|cc|cxx)\b", line)
-    return [f for f in found if os.path.isfile(os.path.join(repo, f))]
+        elif not line.startswith("\t"):
+            break
+        for path in re.findall(r"[\w./-]+\.(?:cpp|cc|cxx)\b", line):
+            if os.path.isabs(path) or os.path.normpath(path).split(os.sep)[0] == "..":
+                problems.append(f"{name}:{number}: the submission recipe compiles {path}, outside the repository")
+            else:
+                found.append((path, name, number))
+    return [f for f in found if os.path.lexists(os.path.join(repo, f[0]))], problems
 
 
 def check_rules(repo: str) -> List[str]:
     """The course's rules on the compiled files and the headers they include: ``FILE:LINE: problem``."""
-    todo = [f for f in COURSE_SOURCES if os.path.isfile(os.path.join(repo, f))]
-    todo += [f for f in recipe_sources(repo) if os.path.normpath(f) not in todo]
+    todo = [f for f in COURSE_SOURCES if os.path.lexists(os.path.join(repo, f))]
+    named, problems = recipe_sources(repo)
+    todo += [f for f, _, _ in named if os.path.normpath(f) not in todo]
     seen: Dict[str, bool] = {}
-    problems: List[str] = []
     real_repo = os.path.realpath(repo)
     while todo:
         rel = os.path.normpath(todo.pop(0))
@@ -195,8 +259,10 @@ def check_rules(repo: str) -> List[str]:
             continue
         seen[rel] = True
         try:
-            with open(os.path.join(repo, rel), encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
+            text = read_student_file(repo, rel)
+        except ExchangeError as exc:
+            problems.append(f"{rel}: {exc}")
+            continue
         except OSError:
             continue
         for number, line in enumerate(strip_comments(text).splitlines(), 1):

@@ -14,13 +14,16 @@ later; the last move written before the limit counts); the baselines are ours, i
 process, and always finish their search.
 
 Layout of OUT: gradebook.json, gradebook.csv; students/NAME/{state.json, build.log, repo/ (the
-copy built), games/, report.json, report.md}; ranking/ (the round robin's series).
+copy built), games/, report.json, report.md}; ranking/ (the round robin's series). The players'
+working folders live under one folder of the run (`harness.isolation.exchange.run_folder`),
+removed when the grading ends, by Ctrl-C or SIGTERM too.
 """
 import os
 import shutil
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..isolation import box as boxing
+from ..isolation.exchange import run_folder
 from ..runs.results import RESULTS_FILE, changed_files, hold_folder, read_records, read_settings, write_json
 from ..runs.series import RunOptions, SeriesPlan, run_plans
 from ..runs.pool import worker_pool
@@ -329,10 +332,11 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
     students = [s for s in students if s.name in chosen or s.name in kept]
     jobs = jobs or os.cpu_count() or 1
     box = boxing.BoxSettings(memory_mb=memory_mb) if boxed else None
-    build_box = boxing.BoxSettings(memory_mb=max(memory_mb, building.BUILD_MEMORY_MB), file_mb=64,
+    build_mb, build_jobs = building.build_memory(jobs)       # one memory budget for the builds at once
+    build_box = boxing.BoxSettings(memory_mb=build_mb, file_mb=64,
                                    cpu_seconds=int(2 * build_timeout) + 1) if boxed else None
     lines = Sayer(say, 0)
-    with hold_folder(out):
+    with hold_folder(out), run_folder():     # every player's folder under one parent, removed at the end
         open_class_run(out, class_dir, {"move_timeout": move_timeout, "memory_mb": memory_mb,
                                         "build_timeout": build_timeout, "ranking_bonus": list(ranking_bonus),
                                         "rules_penalty": rules_penalty, "boxed": boxed}, keep, force)
@@ -352,7 +356,7 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
             if student.problem and sheet is None and student.name not in kept:
                 say(f"note: {student.problem}: graded as missing")
         graded = [s for s in students if s.name not in kept]
-        states = build_class(graded, out, build_box, build_timeout, jobs, resume, lines)
+        states = build_class(graded, out, build_box, build_timeout, build_jobs, resume, lines)
         box_dict = box.to_dict() if box else {"enabled": False}
         ladder = play_ladder(states, out, move_timeout, box_dict, jobs, executor, resume, force, progress, lines)
         for name, row in kept.items():          # --only: the others as graded before, nothing built or played

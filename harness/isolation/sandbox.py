@@ -28,6 +28,7 @@ from typing import Any, Optional
 from ..core.agent import Agent, AgentCrash, AgentError, AgentTimeout
 from .box import BoxSettings
 from .box import command as box_command
+from .exchange import read_printed
 from .student import mirror_gameboard
 from .untrusted_env import untrusted_env
 from ..core.variant import BLACK
@@ -35,6 +36,7 @@ from ..core.variant import BLACK
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_worker.py")
 DEFAULT_MOVE_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4096          # bytes of printed output kept per side and game
+REPLY_LIMIT = 1 << 20        # bytes of one message from the worker; a longer line is the file's fault
 
 
 CHANNEL = "wrote to the harness's channel, so its answer could not be read"
@@ -99,15 +101,8 @@ def describe_exit(code: Optional[int]) -> str:
 
 
 def read_output(fd: int, limit: int = OUTPUT_LIMIT, offset: int = 0) -> Optional[str]:
-    """What the worker printed from `offset` on (None when nothing), cut to `limit` bytes.
-    pread, because the file offset is shared with the worker, which may still write."""
-    size = os.fstat(fd).st_size - offset
-    if size <= 0:
-        return None
-    text = os.pread(fd, min(size, limit), offset).decode("utf-8", errors="replace")
-    if size > limit:
-        text += f"\n... [{size - limit} more bytes]"
-    return text
+    """What the worker printed from `offset` on (None when nothing), cut to `limit` bytes."""
+    return read_printed(fd, limit, offset)
 
 
 _STARTED: "weakref.WeakSet[subprocess.Popen]" = weakref.WeakSet()   # every worker process started here
@@ -277,6 +272,8 @@ class SandboxAgent(Agent):
             if not chunk:
                 raise _Died()
             self._buffer += chunk
+            if b"\n" not in self._buffer and len(self._buffer) > REPLY_LIMIT:
+                raise StudentCrash(f"{CHANNEL}: more than {REPLY_LIMIT} bytes without a line end")
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:
             message = json.loads(line)

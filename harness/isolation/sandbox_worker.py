@@ -58,7 +58,7 @@ def _failure(exc: BaseException, path: str, when: str) -> dict:
     prefix = f"{when}: " if when else ""
     if isinstance(exc, SystemExit):
         return {"ok": False, "kind": "exit", "type": "SystemExit",
-                "error": f"{prefix}called sys.exit({exc.code!r})",
+                "error": f"{prefix}called sys.exit({_safe_repr(exc.code, 500)})",
                 **_where(exc.__traceback__, path)}
     text = str(exc)
     if len(text) > 500:

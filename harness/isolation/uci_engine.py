@@ -12,7 +12,10 @@ lines before it.
 Failures: the engine cannot be started, exits, or closes its output -> `UciError` (one line,
 with the last lines it wrote to stderr); no ``uciok``/``readyok``/``bestmove`` within the
 deadline -> `AgentTimeout` (the process, started in its own session, is killed with its
-children). The engine starts with `harness.isolation.untrusted_env`'s environment, nothing of the
+children); a line longer than LINE_LIMIT, or more than ANSWER_LIMIT bytes of lines while one answer
+is awaited -> `UciError` (what the engine prints is hostile input: read in capped lines, at most
+QUEUE_LINES waiting, so an engine printing for ever blocks on its own pipe, never fills the
+grader's memory). The engine starts with `harness.isolation.untrusted_env`'s environment, nothing of the
 grader's (an engine may be a student's program).
 """
 import os
@@ -29,9 +32,14 @@ from collections import deque
 from typing import Iterable, List, Optional, Tuple
 
 from ..core.agent import AgentTimeout
+from .exchange import run_parent
 from .untrusted_env import untrusted_env
 
 HANDSHAKE_TIMEOUT = 10.0     # seconds for uciok / readyok
+LINE_LIMIT = 1 << 16         # characters of one line the engine prints
+ANSWER_LIMIT = 16 << 20      # characters of lines read while one answer is awaited
+QUEUE_LINES = 10000          # lines read ahead of the grader; then the engine waits on its pipe
+TOO_LONG = "\0too long"      # the reader's mark for a line over LINE_LIMIT (told apart by identity)
 ENGINE_DIRECTORIES = ("/usr/games", "/usr/local/games")   # Debian installs fairy-stockfish here
 
 
@@ -120,7 +128,7 @@ class UciEngine:
             if "/" not in command[0]:
                 command[0] = shutil.which(command[0], path=env["PATH"]) or command[0]
             if self.workdir is None:
-                self.workdir = tempfile.mkdtemp(prefix="uci-engine-")
+                self.workdir = tempfile.mkdtemp(prefix="uci-engine-", dir=run_parent())
             if not os.path.isfile(command[0]):
                 why = "it is a folder: give the engine's program file in it" if os.path.isdir(command[0]) else \
                     "No such file or directory"
@@ -134,9 +142,9 @@ class UciEngine:
             why = "it is a folder: give the engine's program file in it" if os.path.isdir(self.path) else \
                 exc.strerror or exc
             raise UciError(f"cannot start engine '{self.path}': {why}") from None
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(maxsize=QUEUE_LINES)
         self._stderr = deque(maxlen=5)
-        threading.Thread(target=self._pump, args=(self.proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=self._pump, args=(self.proc.stdout, self._lines, self.proc), daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._drain, args=(self.proc.stderr, self._stderr),
                                                daemon=True)
         self._stderr_reader.start()
@@ -161,20 +169,41 @@ class UciEngine:
                            + (f" (it said: {detail})" if detail else ""))
 
     @staticmethod
-    def _pump(stream, lines) -> None:
+    def _pump(stream, lines, proc) -> None:
+        """The engine's lines into `lines` (at most LINE_LIMIT characters each: a longer one is
+        TOO_LONG and ends the reading), None at the end; waits while QUEUE_LINES are unread, and
+        gives up when the engine is gone meanwhile."""
+        def put(item) -> bool:
+            while True:
+                try:
+                    lines.put(item, timeout=0.5)
+                    return True
+                except queue.Full:
+                    if proc.poll() is not None:
+                        return False
         try:
-            for line in stream:
-                lines.put(line.strip())
+            while True:
+                line = stream.readline(LINE_LIMIT + 1)
+                if not line:
+                    break
+                if len(line) > LINE_LIMIT and not line.endswith("\n"):
+                    put(TOO_LONG)
+                    return
+                if not put(line.strip()):
+                    return
         except (OSError, ValueError):
             pass
-        lines.put(None)   # end of output
+        put(None)   # end of output
 
     @staticmethod
     def _drain(stream, tail) -> None:
         try:
-            for line in stream:
+            while True:
+                line = stream.readline(LINE_LIMIT + 1)
+                if not line:
+                    return
                 if line.strip():
-                    tail.append(line.strip())
+                    tail.append(line.strip()[:300])
         except (OSError, ValueError):
             pass
 
@@ -202,6 +231,7 @@ class UciEngine:
     def expect(self, done, what: str, timeout: float, seen: Optional[list] = None) -> str:
         """Read lines until done(line); UciError on end of output, AgentTimeout past `timeout`."""
         deadline = time.monotonic() + timeout
+        read = 0
         while True:
             remaining = deadline - time.monotonic()
             try:
@@ -211,6 +241,11 @@ class UciEngine:
                 raise AgentTimeout(f"engine '{self.path}' sent no {what} within {timeout:g} s") from None
             if line is None:
                 raise self.died(f"while waiting for {what}")
+            read += len(line) + 1
+            if line is TOO_LONG or read > ANSWER_LIMIT:
+                self.kill()
+                too_much = f"a line longer than {LINE_LIMIT}" if line is TOO_LONG else f"more than {ANSWER_LIMIT}"
+                raise UciError(f"engine '{self.path}' printed {too_much} characters while waiting for {what}")
             if seen is not None:
                 seen.append(line)
             if done(line):

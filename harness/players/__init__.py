@@ -16,6 +16,7 @@ import agents
 from ..core.agent import Agent, AgentError
 from ..core.agent_spec import BUILTIN, FILE, PROGRAM, UCI, AgentSpec
 from ..isolation.box import BoxSettings
+from ..isolation.exchange import Folder
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT, SandboxAgent
 from ..isolation.untrusted_env import untrusted_env
 from ..isolation.untrusted_run import contained
@@ -146,7 +147,8 @@ def make(spec: Spec, variant: str = DEFAULT_VARIANT, move_timeout: Optional[floa
                              f"(--variant {programs[0]})")
         if not parsed.path:
             raise AgentError(f"'{spec}' is not {find_variant(variant).program_prefix}PATH")
-        return find_variant(variant).program_agent(parsed, move_timeout, containment(program_box(box)), untrusted_env)
+        return find_variant(variant).program_agent(parsed, move_timeout, containment(program_box(box)), untrusted_env,
+                                                   Folder)
     if parsed.kind == UCI:
         if variant not in variants_taking("uci"):
             raise AgentError(f"agent '{spec}': UCI engines play {' and '.join(variants_taking('uci'))} only")

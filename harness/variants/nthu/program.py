@@ -1,7 +1,7 @@
 """`nthu:PATH`: any program that speaks the course's file protocol, as an agent.
 
 Each move, as the course's runner does: write `state` (byte for byte as the runner writes it) in
-the agent's own temporary directory, run ``PATH state action`` there with a wall-clock limit
+the agent's own working folder, run ``PATH state action`` there with a wall-clock limit
 (the course's 10 s, process start included; the referee's --move-timeout replaces it through
 `set_deadline`), send SIGTERM at the limit and SIGKILL if the program is still there `grace`
 seconds later, read `action` as the runner does (the last complete group of four integers; the
@@ -13,11 +13,19 @@ Faults, scored as the course scores them (the player loses):
 - a group that is not one of the mover's moves: the group is returned as text ("5 2 9 9"), which
   the variant does not read as a move, so the referee records an illegal move;
 - a program stopped at the limit keeps a valid move it had already written.
+- `action` left as a link, FIFO, device, folder, hard link or a file over ACTION_LIMIT bytes (or
+  `state`'s name taken by something that cannot be removed): AgentCrash with that reason.
 A file that is not executable but ends in .py is run with this Python. The program's whole
 environment is `environment(workdir)`, given by the caller (harness.players: the box's clean
 environment, `harness.isolation.untrusted_env`, its working folder as HOME and TMPDIR), nothing of
 the grader's: this module describes how the course runs a program (its command, files and
 protocol); how an untrusted process is started is isolation's, below which variants sit.
+
+`workspace(prefix)`, given by the caller (harness.players: `harness.isolation.exchange.Folder`), is
+the agent's working folder, made fresh for each game: what the program leaves there is hostile
+input, so `state` is handed over and `action` read back through it (never by path: a link the
+program planted is neither written through nor followed), and what the program prints goes to
+the workspace's capture, outside the folder.
 
 `contain(argv, workdir, limit, grace)`, given by the caller (harness.players: the box), turns the
 command into a boxed one, (argv, env): the program then runs in the box with its working folder
@@ -25,13 +33,11 @@ the one it may write in, and the limit is kept inside the box (SIGTERM, then SIG
 agent's own clock (limit + grace + SLACK) stays the last resort.
 """
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from harness.core.agent import Agent, AgentCrash, AgentError, AgentTimeout
 
@@ -40,15 +46,17 @@ from .files import read_action, state_text
 
 PREFIX = "nthu:"
 Environment = Callable[[str], Dict[str, str]]    # working folder -> the program's whole environment
+Workspace = Callable[[str], Any]     # prefix -> a fresh working folder (harness.isolation.exchange.Folder)
 COURSE_TIMEOUT = 10.0
 GRACE = 1.0
 SLACK = 2.0             # seconds past limit + grace before a contained program is killed from outside
 OUTPUT_LIMIT = 20000
+ACTION_LIMIT = 1 << 20  # bytes of `action` read; a larger file is the program's fault
 
 
 class ProgramAgent(Agent):
-    def __init__(self, path: str, environment: Environment, timeout: float = COURSE_TIMEOUT, grace: float = GRACE,
-                 contain: Optional[Callable[..., Tuple[List[str], dict]]] = None):
+    def __init__(self, path: str, environment: Environment, workspace: Workspace, timeout: float = COURSE_TIMEOUT,
+                 grace: float = GRACE, contain: Optional[Callable[..., Tuple[List[str], dict]]] = None):
         if os.path.isdir(path):
             raise AgentError(f"program '{path}' is a folder: give the program file in it")
         if not os.path.isfile(path):
@@ -59,6 +67,8 @@ class ProgramAgent(Agent):
         self.grace = grace
         self.contain = contain
         self.environment = environment
+        self.workspace = workspace
+        self.folder: Any = None               # the game's working folder (workspace)
         self.depths: List[int] = []           # complete groups written, per move
         self.timed_out: List[bool] = []       # stopped at the limit, per move
         self.workdir: Optional[str] = None
@@ -75,7 +85,8 @@ class ProgramAgent(Agent):
 
     def start_game(self, colour, seed):
         self.close()
-        self.workdir = tempfile.mkdtemp(prefix="nthu-player-")
+        self.folder = self.workspace("nthu-player-")
+        self.workdir = self.folder.path
         self.depths, self.timed_out, self.output = [], [], []
 
     def set_deadline(self, seconds):
@@ -83,36 +94,39 @@ class ProgramAgent(Agent):
             self.timeout = seconds
 
     def _run(self):
-        """Run the program once; (timed out, exit status or None)."""
-        log = os.path.join(self.workdir, "output")
+        """Run the program once; (timed out, exit status or None, what it printed)."""
+        with self.folder.capture() as out:
+            finished = self._run_into(out)
+            return (*finished, self.folder.printed(out, OUTPUT_LIMIT))
+
+    def _run_into(self, out):
         command, env, wait = self.command(), self.environment(self.workdir), self.timeout
         if self.contain is not None:
             command, env = self.contain(command, self.workdir, self.timeout, self.grace)
             wait = self.timeout + self.grace + SLACK
         started = time.monotonic()
-        with open(log, "wb") as out:
+        try:
+            proc = subprocess.Popen(command, cwd=self.workdir, stdin=subprocess.DEVNULL,
+                                    stdout=out, stderr=subprocess.STDOUT,
+                                    env=env, start_new_session=True)
+        except OSError as e:
+            raise AgentCrash(f"cannot start {self.path}: {e.strerror or e}",
+                             e.__class__.__name__) from None
+        try:
+            status = proc.wait(timeout=wait)
+            return time.monotonic() - started >= self.timeout, status
+        except subprocess.TimeoutExpired:
+            self._signal(proc, signal.SIGTERM)
             try:
-                proc = subprocess.Popen(command, cwd=self.workdir, stdin=subprocess.DEVNULL,
-                                        stdout=out, stderr=subprocess.STDOUT,
-                                        env=env, start_new_session=True)
-            except OSError as e:
-                raise AgentCrash(f"cannot start {self.path}: {e.strerror or e}",
-                                 e.__class__.__name__) from None
-            try:
-                status = proc.wait(timeout=wait)
-                return time.monotonic() - started >= self.timeout, status
+                proc.wait(timeout=self.grace)
             except subprocess.TimeoutExpired:
-                self._signal(proc, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=self.grace)
-                except subprocess.TimeoutExpired:
-                    self._signal(proc, signal.SIGKILL)
-                    proc.wait()
-                return True, None
-            finally:
-                if proc.poll() is None:         # an exception of ours: never leave it running
-                    self._signal(proc, signal.SIGKILL)
-                    proc.wait()
+                self._signal(proc, signal.SIGKILL)
+                proc.wait()
+            return True, None
+        finally:
+            if proc.poll() is None:         # an exception of ours: never leave it running
+                self._signal(proc, signal.SIGKILL)
+                proc.wait()
 
     @staticmethod
     def _signal(proc, sig):
@@ -127,19 +141,21 @@ class ProgramAgent(Agent):
     def choose_move(self, view, colour, rng):
         if self.workdir is None:
             self.start_game(colour, 0)
-        state_path = os.path.join(self.workdir, "state")
-        action_path = os.path.join(self.workdir, "action")
-        if os.path.exists(action_path):
-            os.remove(action_path)
-        with open(state_path, "w", encoding="ascii", newline="") as f:
-            f.write(state_text(view.board, view.side))
-        timed_out, status = self._run()
-        text = ""
-        if os.path.exists(action_path):
-            with open(action_path, "rb") as f:
-                text = f.read().decode("latin-1")
-            os.remove(action_path)
-        printed = self._printed()
+        folder = self.folder
+        try:
+            folder.remove("action")
+            folder.hand_over("state", state_text(view.board, view.side).encode("ascii"))
+        except folder.Error as exc:
+            raise AgentCrash(f"its folder could not be prepared: {exc}", "ExchangeError") from None
+        timed_out, status, printed = self._run()
+        if printed and sum(len(t) for t in self.output) < OUTPUT_LIMIT:
+            self.output.append(printed)
+        try:
+            data = folder.read_back("action", ACTION_LIMIT)
+            folder.remove("action")
+        except folder.Error as exc:
+            raise AgentCrash(f"the program's {exc}", "ExchangeError") from None
+        text = (data or b"").decode("latin-1")
         group, depth = read_action(text)
         self.depths.append(depth)
         self.timed_out.append(timed_out)
@@ -155,23 +171,13 @@ class ProgramAgent(Agent):
             return " ".join(str(v) for v in group)
         return move
 
-    def _printed(self) -> str:
-        log = os.path.join(self.workdir, "output")
-        if not os.path.exists(log):
-            return ""
-        with open(log, "rb") as f:
-            text = f.read(OUTPUT_LIMIT).decode("utf-8", "replace")
-        if text and sum(len(t) for t in self.output) < OUTPUT_LIMIT:
-            self.output.append(text)
-        return text
-
     def printed_output(self):
         return "".join(self.output) or None
 
     def close(self):
-        if self.workdir is not None:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            self.workdir = None
+        if self.folder is not None:
+            self.folder.close()
+            self.folder = self.workdir = None
 
 
 def _legal(view):
@@ -179,10 +185,10 @@ def _legal(view):
     return core.moves(view.board, view.side)
 
 
-def program_agent(path: str, environment: Environment, timeout: Optional[float] = None,
+def program_agent(path: str, environment: Environment, workspace: Workspace, timeout: Optional[float] = None,
                   contain=None) -> ProgramAgent:
     """The agent of the program at `path` (the `program_factory`; the course's 10 s a move when
-    `timeout` is None), started with `environment` (and in the box when `contain` is given);
-    AgentError (one line) when PATH is not a file."""
-    return ProgramAgent(path, environment, timeout=timeout or COURSE_TIMEOUT, contain=contain)
+    `timeout` is None), started with `environment` in a `workspace` folder (and in the box when
+    `contain` is given); AgentError (one line) when PATH is not a file."""
+    return ProgramAgent(path, environment, workspace, timeout=timeout or COURSE_TIMEOUT, contain=contain)
 
