@@ -235,7 +235,7 @@ def test_random_games_agree_with_pyffish_move_by_move():
 
 
 def test_the_generic_agents_are_gardners_builtins():
-    assert builtin_names("gardner") == ["random", "greedy", "ab"]
+    assert builtin_names("gardner") == ["random", "greedy", "ab", "mcts"]
     assert [type(make_builtin(n, "gardner")) for n in ("random", "greedy", "ab")] == [
         RandomAgent, GreedyAgent, AlphaBetaAgent]
     assert builtin_names("nthu")[:4] == ["baseline1", "baseline2", "baseline3", "baseline4"]   # a course keeps its own
