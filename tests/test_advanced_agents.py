@@ -1,5 +1,6 @@
 """The NTHU bonus's advanced agents (docs/advanced.md): mcts (UCT), nnue (ab on a network), the
 network's accumulator and quantisation, train-nnue's reproducibility, and the exported players."""
+import ast
 import json
 import os
 import random
@@ -190,8 +191,12 @@ def test_the_exported_players_speak_the_course_s_protocol(tmp_path, agent):
     player = export_nthu(agent, str(tmp_path / f"{agent}.py"), seconds=0.3)
     with open(player, encoding="utf-8") as f:
         text = f.read()
-    imported = {line.split()[1].split(".")[0] for line in text.splitlines()
-                if line.startswith(("import ", "from "))}
+    imported = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module.split(".")[0])
     assert imported <= set(sys.stdlib_module_names)                  # standard library only
     assert os.access(player, os.X_OK)
     positions = [VARIANT.start(), parse_fen("kqbnr/p1ppp/1p3/3P1/PPP1P/RNBQK b 3"),

@@ -323,7 +323,7 @@ def train(settings: TrainSettings, bar: Optional[Callable] = None) -> TrainResul
                 loss = loss_of(idx)
                 loss.backward()
                 optimiser.step()
-                total += float(loss) * len(idx)
+                total += float(loss.detach()) * len(idx)
                 count += len(idx)
             with torch.no_grad():
                 val = float(loss_of(val_idx)) if n_val else float("nan")
