@@ -367,7 +367,7 @@ def test_serve_offers_the_generic_agents_and_a_human_promotes(tmp_path):
     try:
         with TestClient(app, base_url="http://127.0.0.1:8000") as client:
             offered = client.get("/api/agents?variant=gardner").json()["agents"]
-            assert [a["name"] for a in offered] == ["random", "greedy", "ab"]
+            assert [a["name"] for a in offered] == ["random", "greedy", "ab", "mcts"]
             variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
             assert variants["gardner"]["start_fen"] == START_FEN
             assert variants["gardner"]["board"]["columns"] == list("abcde")
