@@ -17,7 +17,7 @@ PORT ?= 8000
 RESUME ?=
 FRESH := $(if $(RESUME),--resume,--keep-previous)
 
-.PHONY: report test test-fast typecheck bench check serve clean distclean
+.PHONY: report test test-fast typecheck bench check serve clean distclean train
 
 $(RUNTIME): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ $(RUNTIME): requirements.txt
 $(DEV): $(RUNTIME) requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $(DEV)
+
+# train-nnue's PyTorch (CPU), only for training nnue's network (docs/advanced.md); the tests that
+# need it are skipped without it
+train: $(DEV) requirements-train.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-train.txt
 
 # Ctrl-C's hint names the make command that resumes (harness/commands/common.py, runs_in)
 report: $(RUNTIME)

@@ -2,7 +2,7 @@
 
 A variant's built-ins are ``name -> "module:Class"``; a class is imported only when asked for.
 A variant without a table of its own (Gardner, and any game added later) gets `GENERIC`: random,
-greedy and ab over the Variant interface (agents/generic.py), made with the variant they play.
+greedy, ab and mcts over the Variant interface (agents/generic.py), made with the variant they play.
 Specs that are not built-in names (a student's ``.py`` file, ``uci:PATH``, ``nthu:PATH``) are
 the harness's business (`harness.players`); ``uci:`` engines are ours and live here too.
 """
@@ -34,6 +34,7 @@ GENERIC: Dict[str, str] = {
     "random": "agents.generic:RandomAgent",
     "greedy": "agents.generic:GreedyAgent",
     "ab": "agents.generic:AlphaBetaAgent",
+    "mcts": "agents.generic:MctsAgent",
 }
 
 # The game review's analysers on our own searches (harness/core/analyser.py's interface), by

@@ -7,15 +7,20 @@ sparring partner from its first day.
   material (`variant.values`, counted on `variant.grid`), ties broken with `rng`;
 - ab: alpha-beta (negamax) on the same material, deepening one ply at a time until a node budget
   is spent (deterministic: a game replays exactly), the best move of the deepest finished search;
-  a won game scores MATE less the plies to it, a drawn one 0; ties broken with `rng`.
+  a won game scores MATE less the plies to it, a drawn one 0; ties broken with `rng`;
+- mcts: UCT (agents/uct.py) with random playouts of 8 plies and material at their end.
 
 Each is made with the variant it plays (`VariantAgent(variant)`).
+(NTHU has its own, faster mcts: agents/nthu/mcts.py.)
 """
+import math
 import time
 from typing import Any, List, Optional, Tuple
 
 from harness.core.agent import Agent, search_score
 from harness.core.variant import WHITE, Move, Variant
+
+from .uct import Uct
 
 MATE = 100000
 MATE_BOUND = MATE - 1000          # beyond it, a score is a forced win or loss
@@ -144,3 +149,60 @@ class AlphaBetaAgent(VariantAgent):
 
     def move_score(self):
         return None if self.last_score is None else search_score(self.last_score, MATE, MATE_BOUND)
+
+
+class VariantGame:
+    """A variant as agents/uct.py's game: moves in the variant's order, its outcome as the
+    terminal, and as the playout `plies` random plies then the mover's material squashed to
+    [0, 1] (logistic, PLAYOUT_K points)."""
+
+    PLAYOUT_K = 4.0
+
+    def __init__(self, agent: "VariantAgent", plies: int = 8):
+        self.agent, self.variant, self.plies = agent, agent.variant, plies
+
+    def moves(self, state):
+        return self.variant.legal_moves(state)
+
+    def play(self, state, move):
+        return self.variant.apply(state, move)
+
+    def terminal(self, state):
+        outcome = self.variant.outcome(state)
+        if outcome is None:
+            return None
+        if outcome.winner is None:
+            return 0.5, False
+        return (1.0 if outcome.winner == self.variant.to_move(state) else 0.0), True
+
+    def playout(self, state, rng):
+        mover = self.variant.to_move(state)
+        for _ in range(self.plies):
+            end = self.terminal(state)
+            if end is not None:
+                return end[0] if self.variant.to_move(state) == mover else 1.0 - end[0]
+            state = self.variant.apply(state, rng.choice(self.variant.legal_moves(state)))
+        material = self.agent.material(state)
+        lead = material if mover == WHITE else -material
+        return 1.0 / (1.0 + math.exp(-lead / self.PLAYOUT_K))
+
+
+class MctsAgent(VariantAgent):
+    """mcts: UCT (agents/uct.py) over the variant's interface, random playouts of 8 plies, a
+    budget of `iterations` with a `seconds` cap; the search's generator seeded by the game's seed
+    and the ply (a game replays exactly)."""
+    name = "mcts"
+
+    def __init__(self, variant: Variant, iterations: int = DEFAULT_NODES, seconds: float = DEFAULT_SECONDS):
+        super().__init__(variant)
+        self.iterations, self.seconds, self.seed = iterations, seconds, 0
+        self.game = VariantGame(self)
+        self.plies = 0
+
+    def start_game(self, colour, seed):
+        self.seed, self.plies = seed, 0
+
+    def choose_move(self, view, colour, rng):
+        self.plies += 1
+        move = Uct(self.game, seed=self.seed * 1000 + self.plies).search(view, self.iterations, self.seconds)[0]
+        return move

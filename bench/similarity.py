@@ -499,7 +499,7 @@ def cpp_sources(where=(CPP_CLASS,)):
 def sources(cpp=(CPP_CLASS,)):
     """(label, text, language, origins)."""
     found = [(rel.replace("/", "_").replace(".py", ""), read(rel), "python", {rel}) for rel in SOURCES]
-    found.append(("export_nthu_ab", program_text(), "python", set(EXPORT_SOURCES)))
+    found.append(("export_nthu_ab", program_text(), "python", set(EXPORT_SOURCES["ab"])))
     return found + cpp_sources(cpp)
 
 

@@ -235,7 +235,7 @@ def test_random_games_agree_with_pyffish_move_by_move():
 
 
 def test_the_generic_agents_are_gardners_builtins():
-    assert builtin_names("gardner") == ["random", "greedy", "ab"]
+    assert builtin_names("gardner") == ["random", "greedy", "ab", "mcts"]
     assert [type(make_builtin(n, "gardner")) for n in ("random", "greedy", "ab")] == [
         RandomAgent, GreedyAgent, AlphaBetaAgent]
     assert builtin_names("nthu")[:4] == ["baseline1", "baseline2", "baseline3", "baseline4"]   # a course keeps its own
@@ -367,7 +367,7 @@ def test_serve_offers_the_generic_agents_and_a_human_promotes(tmp_path):
     try:
         with TestClient(app, base_url="http://127.0.0.1:8000") as client:
             offered = client.get("/api/agents?variant=gardner").json()["agents"]
-            assert [a["name"] for a in offered] == ["random", "greedy", "ab"]
+            assert [a["name"] for a in offered] == ["random", "greedy", "ab", "mcts"]
             variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
             assert variants["gardner"]["start_fen"] == START_FEN
             assert variants["gardner"]["board"]["columns"] == list("abcde")

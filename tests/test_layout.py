@@ -128,7 +128,7 @@ LAYERS = [
     # its command.
     {"analysis"},
     {"view"},                                           # board geometry, the game viewer page, plots, templates
-    {"puzzles", "congo_tester", "play", "similarity"},  # features on the runs
+    {"puzzles", "congo_tester", "play", "similarity", "training"},  # features on the runs (training: train-nnue)
     {"grading", "replay"},                              # features on the reports (grading/report_html.py: report.html)
     {"compare", "tournament", "web"},                   # features on the reports and the round robin
     {"commands"},

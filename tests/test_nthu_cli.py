@@ -57,7 +57,7 @@ def test_export_nthu_writes_the_program_and_play_runs_it(capsys, tmp_path):
 
 def test_export_nthu_of_an_agent_it_cannot_write_is_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "export-nthu", "baseline2", "--out", str(tmp_path / "p"))
-    assert (code, err) == (2, "error: cannot export 'baseline2': export-nthu writes one of ab\n")
+    assert (code, err) == (2, "error: cannot export 'baseline2': export-nthu writes one of ab, mcts, nnue\n")
 
 
 def test_series_records_the_program_depths(capsys, tmp_path):

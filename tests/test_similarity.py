@@ -184,7 +184,7 @@ def test_the_toolkit_s_own_players_are_default_references(tmp_path):
     assert (ab["flagged"], export["flagged"], export["similarity"]) == (True, True, 1.0)
     assert ab["similarity"] > 0.99        # AB.py repeats passages: the one-to-one tiling leaves a few tokens
     assert outcome.data["pairs"][:2] == [export, ab]
-    assert outcome.others == 2
+    assert outcome.others == 4          # AB.py and the exported ab, mcts and nnue players
     alone = similarity.run(str(cls), str(tmp_path / "out2"), default_refs=False, jobs=1, say=lambda line: None)
     assert alone.others == 0
     assert not any(p["b"].startswith("toolkit:") for p in alone.data["pairs"])

@@ -153,7 +153,7 @@ def test_the_help_lists_a_new_variants_option_defaults(tiny, capsys):
                    "(default 30; nthu 10, tiny 4, as the course)",
                    "start from the position in this file (cs3243: a config.txt; nthu: a state file; tiny: a tiny.txt)",
                    "start from this position (cs3243, nthu, congo, gardner, tiny)",
-                   "gardner: random, greedy, ab; tiny: random, greedy, ab)",
+                   "gardner: random, greedy, ab, mcts; tiny: random, greedy, ab, mcts)",
                    "(a UCI engine such as Fairy-Stockfish, cs3243, gardner, tiny)"):
         assert listed in text, listed
     code, out, _ = run_cli(["analyse", "--help"], capsys)

@@ -59,7 +59,8 @@ def test_the_agents_offered_are_the_builtins_and_the_files_given(client):
         "dummy", "random", "greedy", "smart", "minimax", f"{HOSTILE}/raises.py", f"{HOSTILE}/hang.py",
         "tests/fixtures/first_pawn_forward.py"]
     nthu = [a["name"] for a in client.get("/api/agents?variant=nthu").json()["agents"]]
-    assert nthu == ["baseline1", "baseline2", "baseline3", "baseline4", "random", "greedy", "ab"]
+    assert nthu == ["baseline1", "baseline2", "baseline3", "baseline4", "random", "greedy", "ab", "mcts", "nnue",
+                    "ab-nodes", "nnue-nodes"]
     bad = client.get("/api/agents?variant=chess")
     assert (bad.status_code, bad.json()) == (400, {"error": 'unknown variant "chess": use one of cs3243, nthu, congo, gardner'})
 

@@ -1,4 +1,5 @@
-"""Agents for NTHU MiniChess 6x5: the course's four baselines (ports), random, greedy and ab.
+"""Agents for NTHU MiniChess 6x5: the course's four baselines (ports), random, greedy, ab, and the
+advanced methods of the course's bonus: mcts (UCT) and nnue (ab on a network; docs/advanced.md).
 
 Each agent is a harness.core.agent.Agent shown the immutable state; it answers with a Move.
 """
@@ -10,4 +11,8 @@ AGENTS = {
     "random": "agents.nthu.simple:RandomAgent",
     "greedy": "agents.nthu.simple:GreedyAgent",
     "ab": "agents.nthu.ab:AlphaBetaAgent",
+    "mcts": "agents.nthu.mcts:MctsAgent",
+    "nnue": "agents.nthu.nnue:NnueAgent",
+    "ab-nodes": "agents.nthu.nnue:EqualNodesAb",
+    "nnue-nodes": "agents.nthu.nnue:EqualNodesNnue",
 }

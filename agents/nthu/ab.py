@@ -20,12 +20,16 @@ class AlphaBetaAgent(Agent):
         self.nodes = nodes
         self.seconds = seconds
         self.deadline = None
-        self.search = Search()
+        self.search = self.make_search()
         self.last_depth = 0
         self.last_score = None
 
+    def make_search(self):
+        """A fresh search (nnue's is ab's on its network)."""
+        return Search()
+
     def start_game(self, colour, seed):
-        self.search = Search()
+        self.search = self.make_search()
 
     def set_deadline(self, seconds):
         self.deadline = seconds

@@ -15,7 +15,7 @@ def run(args) -> int:
 
 def add_parser(sub) -> None:
     p = sub.add_parser("export-nthu", help="write an agent as a single-file NTHU MiniChess program")
-    p.add_argument("agent", metavar="AGENT", help="the agent to write (ab)")
+    p.add_argument("agent", metavar="AGENT", help="the agent to write (ab, mcts or nnue)")
     p.add_argument("--out", required=True, metavar="PATH", help="the program file to write")
     p.add_argument("--seconds", type=positive_seconds, default=DEFAULT_SECONDS, metavar="S",
                    help=f"search time per move (default {DEFAULT_SECONDS:g}; the course allows 10 s, "

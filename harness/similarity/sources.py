@@ -176,12 +176,14 @@ def reference_members(paths: Sequence[str], report: Callable[[str], None]) -> Li
 
 
 def default_references() -> List[Member]:
-    """This toolkit's own players, which every student can get: AB.py and the NTHU player that
-    export-nthu writes (its text, made as export-nthu makes it)."""
-    from ..variants.nthu.export import program_text
-    return [Member("toolkit:AB.py", REFERENCE, [Source("AB.py", "python", path=os.path.join(ROOT, "AB.py"))]),
-            Member("toolkit:export-nthu-ab.py", REFERENCE,
-                   [Source("export-nthu-ab.py", "python", text=program_text())])]
+    """This toolkit's own players, which every student can get: AB.py and the NTHU players that
+    export-nthu writes (ab, and the bonus's mcts and nnue, docs/advanced.md; their text, made as
+    export-nthu makes it)."""
+    from ..variants.nthu.export import EXPORTABLE, program_text
+    return [Member("toolkit:AB.py", REFERENCE, [Source("AB.py", "python", path=os.path.join(ROOT, "AB.py"))])] + [
+        Member(f"toolkit:export-nthu-{agent}.py", REFERENCE,
+               [Source(f"export-nthu-{agent}.py", "python", text=program_text(agent=agent))])
+        for agent in EXPORTABLE]
 
 
 def template_sources(paths: Sequence[str], report: Callable[[str], None]) -> List[Source]:
