@@ -446,3 +446,7 @@ def test_grade_similar_links_the_report_from_the_gradebook(tmp_path, capsys):
     assert [(a, b) for a, b, _ in book["similarity_flagged"]] == [("alice", "bob")]
     assert book["similarity_flagged"][0][2] > 0.9
     assert (tmp_path / "out" / "similarity" / "similarity.json").exists()
+    with open(tmp_path / "out" / "gradebook.csv", encoding="utf-8", newline="") as handle:
+        cells = {row["student"]: row["similarity"] for row in csv.DictReader(handle)}
+    share = f"{book['similarity_flagged'][0][2] * 100:.1f} %"
+    assert cells == {"alice": f"{share} with bob", "bob": f"{share} with alice", "carol": ""}

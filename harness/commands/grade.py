@@ -120,7 +120,8 @@ def class_sheet(args):
 def similar_in_gradebook(class_dir: str, out: str, jobs, templates=(), annotate=None):
     """`similar CLASS_DIR --out OUT/similarity` with its defaults, and its page linked from
     gradebook.json ("similarity": the page's path relative to OUT, "similarity_flagged": the
-    flagged pairs as [a, b, similarity])."""
+    flagged pairs as [a, b, similarity]); gradebook.csv gains a `similarity` column (each
+    student's flagged pairs)."""
     try:
         outcome = similarity.run(class_dir, os.path.join(out, SIMILARITY), jobs=jobs, templates=templates,
                                  annotate=annotate)
@@ -133,6 +134,7 @@ def similar_in_gradebook(class_dir: str, out: str, jobs, templates=(), annotate=
     book["similarity"] = os.path.relpath(outcome.paths["html"], out)
     book["similarity_flagged"] = flagged
     results.write_json(path, book)
+    grading_common.add_gradebook_column(out, "similarity", lms.similarity_cells(book))   # "NN.N % with B"
     write_class_page(out, book)          # the class page gains the similarity column and link
     print(f"similarity: {len(flagged)} pairs flagged, {outcome.paths['html']}")
     return outcome
