@@ -182,7 +182,7 @@ def test_the_exported_player_uses_the_standard_library_only(tmp_path):
 def test_export_refuses_an_agent_it_cannot_write(tmp_path):
     with pytest.raises(ValueError) as e:
         export_nthu("baseline4", str(tmp_path / "p"))
-    assert str(e.value) == "cannot export 'baseline4': export-nthu writes one of ab"
+    assert str(e.value) == "cannot export 'baseline4': export-nthu writes one of ab, mcts, nnue"
 
 
 def test_the_exported_player_takes_a_hanging_queen_writing_a_move_per_depth(tmp_path):

@@ -324,7 +324,7 @@ def grade_nthu_class(class_dir: str, out: str, move_timeout: float = MOVE_TIMEOU
     keep = resume or bool(only or exclude)
     check_out(class_dir, out, keep, force)
     students = find_students(class_dir) if sheet is None or sheet.settings.class_dir else []
-    chosen = select_students([s.name for s in students], only, exclude, class_dir)
+    chosen = select_students([s.name for s in students], only, exclude, class_dir) if sheet is None else []
     if students and not any(not s.problem and not building.missing_files(s.path) for s in students):
         raise ClassError(f"nobody in {class_dir} has an NTHU repository (src/player/submission.cpp or "
                          f"src/policy/submission.cpp): is it another course's class? (--variant)")

@@ -113,6 +113,14 @@ def check_spec(spec: Spec, variant: str = DEFAULT_VARIANT) -> None:
         agent.close()
 
 
+def nnue_parts():
+    """What train-nnue needs of the nnue agent, as modules: agents/nthu/nnue_eval.py (the network's
+    features and format) and agents/nthu/search.py (ab's search, which labels the positions).
+    players is the harness module that reaches agents/ (the composition root)."""
+    from agents.nthu import nnue_eval, search
+    return nnue_eval, search
+
+
 def program_box(box: Optional[BoxSettings] = None) -> Optional[BoxSettings]:
     """The box of a program we do not trust (an nthu: program, a uci: engine): `box` when given,
     else the default box (bubblewrap where it works, the resource limits always); None with

@@ -27,9 +27,13 @@ import random
 import time
 from typing import Callable, List, Optional
 
-from agents.nthu.nnue_eval import FEATURES, FORMAT, feature
-from agents.nthu.search import MATE_BOUND, Search
 from harness.variants.nthu import core
+
+from ..players import nnue_parts
+
+_EVAL, _SEARCH = nnue_parts()
+FEATURES, FORMAT, feature = _EVAL.FEATURES, _EVAL.FORMAT, _EVAL.feature
+MATE_BOUND, Search = _SEARCH.MATE_BOUND, _SEARCH.Search
 
 K = 200.0                 # ab's units per logistic unit of the label and the prediction
 LAMBDA = 0.75             # the search score's weight in the label (the game result's: 1 - LAMBDA)
