@@ -222,6 +222,9 @@ class Sheet:
         s = self.settings
         root = os.path.join(out, REPOS)
         os.makedirs(root, exist_ok=True)
+        note = repos.fetch_note(s.fetch)
+        if note:
+            say(f"note: the repositories' fetch: {note}")
         if s.template:
             self._template(out, say)
         result = []

@@ -18,7 +18,9 @@ A repository is hostile input. What is done, and why:
   box (harness.isolation.untrusted_run, as a build runs: no network, the box's limits) into an
   empty folder of its own, then moved beside .git (an entry named .git is never moved).
 """
+import dataclasses
 import json
+import math
 import os
 import re
 import resource
@@ -26,10 +28,11 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import urllib.parse
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from ..isolation.box import BoxSettings
+from ..isolation.box import BoxSettings, isolation, weaker
 from ..isolation.untrusted_run import run as run_program
 
 GIT = shutil.which("git", path="/usr/bin:/bin:/usr/local/bin") or "git"
@@ -43,6 +46,12 @@ ALLOWED = re.compile(r"^(https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:")
 RECORD = "grader.json"            # in .git: the URL fetched and when (this module's own file)
 CLONE_TIMEOUT = 300.0
 REPO_MB = 500
+FETCH_MEMORY_MB = 2048            # address space of the fetch's box, at least
+FETCH_OUTPUT = 1 << 20            # bytes a boxed git command may print (ls-remote's few lines)
+CANNOT_START = 127
+FETCH_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "git_fetch.ini")  # safe.directory=*
+# in the box: few threads (the box's process limit counts them) and small pack windows (its memory)
+BOXED = ("-c", "pack.threads=2", "-c", "core.packedGitWindowSize=64m", "-c", "core.packedGitLimit=256m")
 
 
 class RepoError(Exception):
@@ -53,7 +62,7 @@ class RepoError(Exception):
 class FetchSettings:
     timeout: float = CLONE_TIMEOUT
     size_mb: int = REPO_MB
-    box: Optional[BoxSettings] = None       # the box `tar` unpacks in (None: unboxed, --no-box)
+    box: Optional[BoxSettings] = None       # the box git fetches and `tar` unpacks in (None: --no-box)
 
 
 def url_of(text: str, base: Optional[str] = None) -> str:
@@ -185,6 +194,56 @@ def recorded(folder: str) -> Optional[dict]:
         return None
 
 
+def _source_of(url: str) -> Optional[str]:
+    """The local folder a file:// URL names (shown read-only in the fetch's box), else None."""
+    if not url.startswith("file://"):
+        return None
+    path = os.path.abspath(urllib.parse.unquote(url[len("file://"):]) or "/")
+    if os.path.isfile(path):
+        path = os.path.dirname(path)
+    return path if os.path.isdir(path) and path != "/" else None
+
+
+def fetch_box(settings: FetchSettings) -> Optional[BoxSettings]:
+    """The fetch's box: the grader's with the network shared, file size --repo-mb, CPU seconds
+    --clone-timeout and at least FETCH_MEMORY_MB of address space (None: --no-box)."""
+    if settings.box is None or not settings.box.enabled:
+        return None
+    return dataclasses.replace(settings.box, network=True, share="folder", file_mb=settings.size_mb,
+                               cpu_seconds=max(1, math.ceil(settings.timeout)),
+                               memory_mb=max(settings.box.memory_mb, FETCH_MEMORY_MB))
+
+
+def fetch_note(settings: FetchSettings) -> Optional[str]:
+    """The box's note when the fetch is asked to be boxed but bwrap cannot run (limits alone)."""
+    box = fetch_box(settings)
+    return isolation(box) if box is not None and weaker(box) else None
+
+
+def fetching(args: List[str], url: str, folder: str, settings: FetchSettings) -> Tuple[int, bytes, str]:
+    """(status, stdout, the end of stderr) of `git SAFE args`, a command of the fetch that reads
+    `url` and writes only in `folder`: boxed (settings.box; see the module's text) or, --no-box,
+    on the host (`run_git`)."""
+    box = fetch_box(settings)
+    if box is None:
+        return run_git(args, settings.timeout, settings.size_mb)
+    env = {name: value for name, value in _env("/").items() if name not in ("PATH", "HOME")}
+    env["GIT_CONFIG_GLOBAL"] = FETCH_CONFIG
+    finished = run_program([GIT, *SAFE, *BOXED, *args], b"", settings.timeout, FETCH_OUTPUT, box, workdir=folder,
+                           shown=_source_of(url), settings=env, hand_over=True)
+    if finished.timed_out:
+        raise RepoError(f"git {args[0] if args[0] != '--git-dir' else args[2]} took more than "
+                        f"{settings.timeout:g} s (--clone-timeout)")
+    if finished.overflowed:
+        raise RepoError(f"git printed more than {FETCH_OUTPUT >> 20} MB")
+    if finished.status == -signal.SIGXFSZ:
+        raise RepoError(f"the repository is over the {settings.size_mb} MB cap (--repo-mb)")
+    errors = finished.errors.decode("utf-8", "replace")
+    if finished.cannot_start:
+        return CANNOT_START, b"", errors
+    return (1 if finished.status is None else finished.status), finished.output, errors
+
+
 def fetch(url: str, folder: str, settings: FetchSettings, resume: bool) -> str:
     """The repository at `url` in `folder`/.git with its whole history: fetched afresh, or (resume,
     the same URL fetched before) only what changed. Returns "cloned", "fetched" or "unchanged"."""
@@ -192,11 +251,11 @@ def fetch(url: str, folder: str, settings: FetchSettings, resume: bool) -> str:
     if resume and recorded(folder) and recorded(folder).get("url") == url:
         git_dir = git_dir_of(folder)
         before = git(folder, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads")
-        status, _, err = run_git(["--git-dir", git_dir, "fetch", "--prune", "--no-tags", "--", url,
-                                  "+refs/heads/*:refs/heads/*"], settings.timeout, settings.size_mb)
+        status, _, err = fetching(["--git-dir", git_dir, "fetch", "--prune", "--no-tags", "--", url,
+                                   "+refs/heads/*:refs/heads/*"], url, folder, settings)
         if status != 0:
             raise RepoError(f"cannot fetch {url}: {_last_line(err)}")
-        status, out, _ = run_git(["ls-remote", "--symref", "--", url, "HEAD"], settings.timeout)
+        status, out, _ = fetching(["ls-remote", "--symref", "--", url, "HEAD"], url, folder, settings)
         head = re.search(r"^ref: (refs/heads/\S+)\tHEAD$", out.decode("utf-8", "replace"), re.MULTILINE)
         if status == 0 and head:
             git(folder, "symbolic-ref", "HEAD", head[1])
@@ -207,8 +266,12 @@ def fetch(url: str, folder: str, settings: FetchSettings, resume: bool) -> str:
         shutil.rmtree(folder) if os.path.isdir(folder) and not os.path.islink(folder) else os.remove(folder)
     os.makedirs(folder)
     git_dir = os.path.join(folder, ".git")
-    status, _, err = run_git(["clone", "--bare", "--no-tags", "--quiet", "--", url, git_dir], settings.timeout,
-                             settings.size_mb)
+    try:
+        status, _, err = fetching(["clone", "--bare", "--no-tags", "--quiet", "--", url, git_dir], url, folder,
+                                  settings)
+    except RepoError:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     if status != 0:
         shutil.rmtree(folder, ignore_errors=True)
         raise RepoError(f"cannot clone {url}: {_last_line(err)}")

@@ -9,7 +9,9 @@ that worker inside bubblewrap (`bwrap`):
   classmate's file, gradebook or report can be read or written;
 - /tmp is a private, small tmpfs, the only place it can write; /dev and /proc are the box's own;
 - no network (a network namespace with nothing in it: every connect fails), a new PID, IPC and
-  UTS namespace, a new session, and the box dies with the harness;
+  UTS namespace, a new session, and the box dies with the harness; only a repository's fetch
+  (`BoxSettings.network`, harness.grading.repos) shares the host's network, and is shown
+  /etc/resolv.conf, /etc/hosts and the certificates under /etc/ssl besides;
 - a clean environment (`harness.isolation.untrusted_env`): PATH (the fixed /usr/local/bin:/usr/bin:/bin),
   LANG, HOME and TMPDIR (/tmp) and the box's settings (``MINICHESS_BOX``), nothing of the
   grader's (no token reaches the file);
@@ -46,6 +48,7 @@ TMP_BYTES = 64 << 20           # the private /tmp's size
 UID_RANGE = (200000, 1200000)  # a box's user id is drawn from here (run as root only)
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
 SYSTEM_FILES = ("/etc/ld.so.cache",)
+NETWORK_FILES = ("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/ssl", "/etc/ca-certificates")
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,8 @@ class BoxSettings:
     cpu_seconds: int = 600         # CPU time of one worker (one side of one game)
     file_mb: int = 16              # largest file it may write (its printed output included)
     share: str = "folder"          # "folder": its own folder is readable; "file": the file alone
+    network: bool = False          # the host's network shared, with /etc/resolv.conf, hosts and ssl
+    #                                certificates shown: only a repository's fetch (harness.grading.repos)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -96,7 +101,8 @@ def isolation(settings: Optional[BoxSettings]) -> str:
                 f"write what the harness's user can and use the network")
     procs = f", {settings.processes} processes" if os.geteuid() == 0 else ""
     seen = "its own folder" if settings.share == "folder" else "its own file"
-    return (f"bubblewrap: read-only system, Python and harness, {seen}, a private /tmp, no network, "
+    network = "the network shared (a repository's fetch)" if settings.network else "no network"
+    return (f"bubblewrap: read-only system, Python and harness, {seen}, a private /tmp, {network}, "
             f"own PID namespace; {limits}{procs}")
 
 
@@ -159,9 +165,11 @@ def command(settings: BoxSettings, argv: List[str], student: Optional[str],
         student = os.path.abspath(student)
         shown.append(os.path.dirname(student) if settings.share == "folder" else student)
         chdir = os.path.dirname(student)
-    args = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+    args = [*([] if settings.network else ["--unshare-net"]), "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", BOX_TMP, "--dev", "/dev", "--proc", "/proc"]
+    for name in NETWORK_FILES if settings.network else ():
+        args += ["--ro-bind-try", name, name]
     for name in SYSTEM_DIRS:
         if os.path.islink(name):
             args += ["--symlink", os.readlink(name), name]

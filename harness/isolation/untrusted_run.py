@@ -20,6 +20,7 @@ stdin, what it prints on stdout, contained.
   bubblewrap reports a program killed by signal N as exit code 128 + N; `run` gives it back as
   the signal.
 """
+import json
 import os
 import shlex
 import shutil
@@ -29,7 +30,7 @@ import sys
 import tempfile
 import threading
 import time
-from typing import List, NamedTuple, Optional, Sequence
+from typing import List, Mapping, NamedTuple, Optional, Sequence
 
 from .box import BOX_TMP, SYSTEM_DIRS, BoxSettings, bwrap
 from .box import ENV as BOX_ENV
@@ -136,17 +137,21 @@ def _system(folder: str) -> bool:
 
 def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
         box: Optional[BoxSettings] = None, workdir: Optional[str] = None,
-        shown: Optional[str] = None) -> Finished:
+        shown: Optional[str] = None, settings: Optional[Mapping[str, str]] = None,
+        hand_over: bool = False) -> Finished:
     """Run `argv` once with `data` on stdin; see the module's text for what contains it.
     workdir: a folder of the caller's to work in instead of a scratch folder (HOME and TMPDIR
     too), the one folder the box lets it write in (a student's copy of a repository, built by
     its Makefile). shown: the folder the box shows read-only (default `home_of(argv)`: the
-    program's own folder, nothing for a system program)."""
+    program's own folder, nothing for a system program). settings: variables added to its clean
+    environment (a git fetch's own). hand_over: run as root in the box (a user id of its own), the
+    workdir's files are that user's for the run (a repository fetched again) and the grader's after."""
     if workdir is not None:
         workdir = os.path.abspath(workdir)
     scratch = workdir or tempfile.mkdtemp(prefix="program-run-")
     try:
-        command, env, cwd, boxed = list(argv), untrusted_env(scratch), scratch, False
+        command, env, cwd, boxed = list(argv), untrusted_env(scratch, settings), scratch, False
+        owner = None
         if box is not None and box.enabled:
             boxed = bwrap()[0] is not None
             # in the box, a folder of its own inside the box's private /tmp: /tmp itself also holds
@@ -154,12 +159,20 @@ def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
             inside = workdir or (BOX_RUN_DIR if boxed else scratch)
             launcher = [sys.executable, "-S", LAUNCHER, inside, *argv]
             home = shown or home_of(argv)
-            command, settings = box_command(box, launcher, os.path.join(home, "program") if home else None,
-                                            writable=[workdir] if workdir else ())
+            command, box_env = box_command(box, launcher, os.path.join(home, "program") if home else None,
+                                           writable=[workdir] if workdir else ())
             # a build's HOME and TMPDIR are the box's private /tmp, not its copy: the compiler's
             # temporary files (named in its messages) carry no path of the grader's
-            env = untrusted_env(BOX_TMP if boxed and workdir else inside, {BOX_ENV: settings[BOX_ENV]})
-        finished = _run(command, data, timeout, cap, env, cwd)
+            env = untrusted_env(BOX_TMP if boxed and workdir else inside, {**(settings or {}),
+                                                                           BOX_ENV: box_env[BOX_ENV]})
+            owner = json.loads(box_env[BOX_ENV]).get("uid") if hand_over and workdir else None
+        if owner is not None:
+            _chown_tree(workdir, owner, owner)
+        try:
+            finished = _run(command, data, timeout, cap, env, cwd)
+        finally:
+            if owner is not None:
+                _chown_tree(workdir, os.geteuid(), os.getegid())
         if boxed and finished.status is not None and finished.status > 128 and finished.status - 128 in SIGNALS:
             # bubblewrap exits with 128 + N when the program was killed by signal N
             finished = finished._replace(status=128 - finished.status)
@@ -167,6 +180,17 @@ def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
     finally:
         if workdir is None:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _chown_tree(folder: str, uid: int, gid: int) -> None:
+    """Every file under `folder` (and it) given to `uid`, links themselves (never followed)."""
+    os.chown(folder, uid, gid, follow_symlinks=False)
+    for where, dirs, names in os.walk(folder):
+        for name in dirs + names:
+            try:
+                os.chown(os.path.join(where, name), uid, gid, follow_symlinks=False)
+            except OSError:
+                pass
 
 
 def _run(command: List[str], data: bytes, timeout: float, cap: int, env: dict, cwd: str) -> Finished:
