@@ -9,6 +9,15 @@ A repository is hostile input. What is done, and why:
   is refused), no credential prompt, a clean environment (no system or user git configuration,
   HOME a scratch folder), its own session killed at --clone-timeout, and a size cap (no file it
   writes may pass it, and the whole folder is measured after).
+- The fetch runs in the box (`fetching`: harness.isolation.untrusted_run, as a build runs), with
+  the box's differences from a build's (`fetch_box`): the network shared (`BoxSettings.network`,
+  used by this fetch only; /etc/resolv.conf, /etc/hosts and /etc/ssl shown for https); the only
+  folder it may write in is OUT/repos/NAME (handed to the box's own user id for the fetch, run as
+  root, and back to the grader's after); a file:// source's folder shown read-only, nothing else
+  of the host; CPU seconds --clone-timeout, files --repo-mb, FETCH_MEMORY_MB of address space,
+  the box's process limit (few pack threads). Its global configuration is git_fetch.ini
+  (safe.directory: the box's user reads a source that is another user's). Without bwrap, the
+  limits alone (`fetch_note` says so); --no-box (settings.box None): on the host (`run_git`).
 - The repository's configuration is never the student's: after each fetch, .git/config is
   written anew by this module (the object format kept), so no `core.fsmonitor`, `core.pager`,
   filter or alias of anyone else's is ever read. Every later git command (`git`) runs with the
