@@ -5,10 +5,6 @@ shown on the king and in the status, `x` for captures in the move list, the mate
 probe's score in White's view, New game / Rematch beside the board, and no page scrolling sideways
 on the phone (the start page, a game, the analysis board, a replay --html page)."""
 import json
-import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +13,8 @@ from harness.core.referee import play_game
 from harness.players import build
 from harness.variants import find_variant
 from harness.view.html import render_game_html
-from tests.chromium import need_chromium
+from tests.chromium import need_chromium, serving, watched_page
 
-REPO = Path(__file__).resolve().parent.parent
 need_chromium()
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -27,26 +22,13 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
-def url():
-    proc = subprocess.Popen([sys.executable, "-m", "harness", "serve", "--port", "0"], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    line = proc.stdout.readline()
-    try:
-        assert line.startswith("serving on "), line + proc.stderr.read()
-        yield line.split()[2]
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=20)
+def url(tmp_path_factory):
+    with serving(tmp_path_factory.mktemp("data")) as address:       # its own games store, not the user's
+        yield address
 
 
 def open_page(browser, size):
-    phone = size == PHONE
-    context = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone)
-    page = context.new_page()
-    page.problems = []
-    page.on("console", lambda m: m.type in ("error", "warning") and page.problems.append(m.text))
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    return page
+    return watched_page(browser, size, phone=size == PHONE)
 
 
 @pytest.fixture(params=[DESKTOP, PHONE], ids=["1280x800", "390x844"])

@@ -14,7 +14,7 @@ from harness.core.game import Game
 from harness.players import build
 from harness.core.referee import play_game
 from harness.variants import find_variant
-from tests.chromium import need_chromium
+from tests.chromium import need_chromium, serving, watched_page
 
 REPO = Path(__file__).resolve().parent.parent
 need_chromium()
@@ -22,27 +22,15 @@ need_chromium()
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory):
-    proc = subprocess.Popen([sys.executable, "-m", "harness", "serve", "--port", "0",
-                             "--data", str(tmp_path_factory.mktemp("data"))], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    line = proc.stdout.readline()
-    try:
-        assert line.startswith("serving on "), line + proc.stderr.read()
-        yield line.split()[2]
-    finally:
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=20)
+    with serving(tmp_path_factory.mktemp("data")) as address:
+        yield address
 
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1200, "height": 950})
-    page = context.new_page()
-    page.problems = []
-    page.on("console", lambda m: m.type in ("error", "warning") and page.problems.append(m.text))
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page = watched_page(browser, {"width": 1200, "height": 950})
     yield page
-    context.close()
+    page.context.close()
 
 
 def piece(page, square):

@@ -2,43 +2,27 @@
 reviewed in one click (its progress on the page, then the analysis board on it, again after a
 reload), the games list on the start page (desktop and phone, no sideways scroll), and a game's
 address after the server was started again."""
-import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.chromium import need_chromium
+from tests.chromium import need_chromium, start_serve, stop_serve, watched_page
 
-REPO = Path(__file__).resolve().parent.parent
 need_chromium()
 
 
 def start(data):
-    proc = subprocess.Popen([sys.executable, "-m", "harness", "serve", "--port", "0", "--data", str(data),
-                             "--analyser", "ab,nodes=300"], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    line = proc.stdout.readline()
-    assert line.startswith("serving on "), line + proc.stderr.read()
-    return proc, line.split()[2]
+    return start_serve(data, "--analyser", "ab,nodes=300")
 
 
 def stop(proc):
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert (proc.returncode, err) == (0, "")
+    assert stop_serve(proc) == (0, "")
 
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1200, "height": 950})
-    page = context.new_page()
-    page.problems = []
-    page.on("console", lambda m: m.type in ("error", "warning") and page.problems.append(m.text))
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page = watched_page(browser, {"width": 1200, "height": 950})
     yield page
-    context.close()
+    page.context.close()
 
 
 def test_one_click_review_the_games_list_and_a_restart(page, browser, tmp_path):
