@@ -100,3 +100,23 @@ def test_only_the_fetch_shares_the_network(tmp_path, monkeypatch):
     monkeypatch.setattr(boxing, "bwrap", lambda: (None, "bwrap is not installed (Debian package bubblewrap)"))
     assert repos.fetch_note(settings).startswith("weaker isolation: resource limits only (2048 MiB address space, "
                                                  "31 s CPU, 64 MiB files)")
+
+
+@pytest.mark.parametrize("url, https", [
+    ("git@github.com:alice/minichess.git", "https://github.com/alice/minichess.git"),
+    ("ssh://git@gitlab.example.edu:2222/course/bob.git", "https://gitlab.example.edu/course/bob.git"),
+])
+def test_an_ssh_url_is_refused_in_the_box_with_the_https_url(tmp_path, monkeypatch, url, https):
+    """The fetch's box holds no ssh key or agent: an ssh URL is refused before git starts (no
+    folder made), in one line naming the https URL to give instead; --no-box still tries it."""
+    started = []
+    monkeypatch.setattr(repos, "run_program", lambda *a, **k: started.append(a))
+    folder = str(tmp_path / "repos" / "alice")
+    with pytest.raises(repos.RepoError) as refused:
+        repos.fetch(url, folder, repos.FetchSettings(box=BOX), False)
+    text = str(refused.value)
+    assert text == (f"'{url}': ssh URLs are not fetched in the box (it holds no ssh key or agent); "
+                    f"give the https URL ({https}) or fetch with --no-box")
+    assert "\n" not in text and not started and not os.path.exists(folder)
+    assert repos.ssh_refused("https://github.com/alice/minichess.git") is None
+    assert repos.ssh_refused("file:///srv/alice") is None

@@ -15,7 +15,9 @@ A repository is hostile input. What is done, and why:
   folder it may write in is OUT/repos/NAME (handed to the box's own user id for the fetch, run as
   root, and back to the grader's after); a file:// source's folder shown read-only, nothing else
   of the host; CPU seconds --clone-timeout, files --repo-mb, FETCH_MEMORY_MB of address space,
-  the box's process limit (few pack threads). Its global configuration is git_fetch.ini
+  the box's process limit (few pack threads). An ssh URL is refused in the box (`ssh_refused`:
+  the box holds no ssh key or agent, and a student's server must never reach the TA's): the
+  one-line reason names the https URL to give instead. Its global configuration is git_fetch.ini
   (safe.directory: the box's user reads a source that is another user's). Without bwrap, the
   limits alone (`fetch_note` says so); --no-box (settings.box None): on the host (`run_git`).
 - The repository's configuration is never the student's: after each fetch, .git/config is
@@ -253,10 +255,29 @@ def fetching(args: List[str], url: str, folder: str, settings: FetchSettings) ->
     return (1 if finished.status is None else finished.status), finished.output, errors
 
 
+SSH_URL = re.compile(r"^ssh://(?:[^@/]+@)?([^/:]+)(?::\d+)?/(.+)$|^[\w.-]+@([\w.-]+):(.+)$")
+
+
+def ssh_refused(url: str) -> Optional[str]:
+    """The one-line refusal of an ssh URL in the fetch's box (None for any other URL). The box
+    holds none of the TA's keys and no ssh agent (a student's repository must never reach them),
+    so an ssh fetch there could only fail on authentication: the TA is told the https URL."""
+    match = SSH_URL.match(url)
+    if match is None:
+        return None
+    host, path = (match[1], match[2]) if match[1] else (match[3], match[4])
+    return (f"'{url}': ssh URLs are not fetched in the box (it holds no ssh key or agent); "
+            f"give the https URL (https://{host}/{path.lstrip('/')}) or fetch with --no-box")
+
+
 def fetch(url: str, folder: str, settings: FetchSettings, resume: bool) -> str:
     """The repository at `url` in `folder`/.git with its whole history: fetched afresh, or (resume,
-    the same URL fetched before) only what changed. Returns "cloned", "fetched" or "unchanged"."""
+    the same URL fetched before) only what changed. Returns "cloned", "fetched" or "unchanged".
+    An ssh URL is refused when the fetch is boxed (`ssh_refused`)."""
     folder = os.path.abspath(folder)
+    refused = ssh_refused(url) if fetch_box(settings) is not None else None
+    if refused is not None:
+        raise RepoError(refused)
     if resume and recorded(folder) and recorded(folder).get("url") == url:
         git_dir = git_dir_of(folder)
         before = git(folder, "for-each-ref", "--format=%(objectname) %(refname)", "refs/heads")
