@@ -33,6 +33,7 @@ from ..congo_tester import check, report
 from ..congo_tester.run import OUTPUT_CAP, one_by_one
 from ..runs.results import hold_folder, write_json
 from ..runs.pool import run_tasks
+from ..isolation.exchange import run_folder
 from ..isolation.untrusted_run import run as run_program
 from ..variants.congo import programs
 from . import handout, reasons
@@ -267,7 +268,7 @@ def grade_congo_class(class_dir: str, out: str, count: int = CASES, seed: int = 
     box = boxing.BoxSettings(memory_mb=memory_mb) if boxed else None
     python = system_python()
     lines = Sayer(say, 0)
-    with hold_folder(out):
+    with hold_folder(out), run_folder():     # every scratch folder under one parent, removed at the end
         open_class_run(out, class_dir, {"cases": count, "seed": seed, "run_timeout": run_timeout,
                                         "move_timeout": case_timeout, "memory_mb": memory_mb, "boxed": boxed},
                        keep, force)

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
 from ..isolation.box import BoxSettings, isolation, weaker
+from ..isolation.exchange import run_parent
 from ..isolation.untrusted_run import run as run_program
 
 GIT = shutil.which("git", path="/usr/bin:/bin:/usr/local/bin") or "git"
@@ -107,7 +108,7 @@ def run_git(args: List[str], timeout: float, size_mb: Optional[int] = None, data
             cap: int = 256 << 20) -> Tuple[int, bytes, str]:
     """(status, stdout, the end of stderr) of `git SAFE args`, with the clean environment, in its
     own session (killed, with what it started, at `timeout`), no file it writes over `size_mb`."""
-    home = tempfile.mkdtemp(prefix="git-home-")
+    home = tempfile.mkdtemp(prefix="git-home-", dir=run_parent())
 
     def limit():
         if size_mb:

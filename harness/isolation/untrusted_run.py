@@ -5,8 +5,9 @@ stdin, what it prints on stdout, contained.
   started directly. Its paths are taken from where the command is given (`command_line`).
 - A clean environment (`harness.isolation.untrusted_env`): PATH, LANG (and LC_ALL), HOME and TMPDIR; HOME
   and TMPDIR are its scratch folder.
-- Its own working folder: an empty scratch folder (a temporary folder deleted after the run; in
-  the box, /tmp/run in the box's private /tmp).
+- Its own working folder: an empty scratch folder (a temporary folder deleted after the run,
+  made in the run's parent folder, `harness.isolation.exchange.run_folder`, when one is open, so
+  a killed grading leaves none behind; in the box, /tmp/run in the box's private /tmp).
 - Its own session: when the run ends (it answered, timed out, printed too much, or Ctrl-C) the
   whole process group is killed, so nothing it started outlives the run.
 - A wall-clock limit per run and a cap on what it prints (stdout; the end of stderr is kept for
@@ -35,6 +36,7 @@ from typing import List, Mapping, NamedTuple, Optional, Sequence
 from .box import BOX_TMP, SYSTEM_DIRS, BoxSettings, bwrap
 from .box import ENV as BOX_ENV
 from .box import command as box_command
+from .exchange import run_parent
 from .sandbox import describe_exit
 from .untrusted_env import untrusted_env
 
@@ -148,7 +150,7 @@ def run(argv: Sequence[str], data: bytes, timeout: float, cap: int,
     workdir's files are that user's for the run (a repository fetched again) and the grader's after."""
     if workdir is not None:
         workdir = os.path.abspath(workdir)
-    scratch = workdir or tempfile.mkdtemp(prefix="program-run-")
+    scratch = workdir or tempfile.mkdtemp(prefix="program-run-", dir=run_parent())
     try:
         command, env, cwd, boxed = list(argv), untrusted_env(scratch, settings), scratch, False
         owner = None

@@ -25,6 +25,7 @@ from ..core.referee import play_game
 from .results import (RESULTS_FILE, SUMMARY_FILE, append_record, differences, file_sha256, hold_folder, open_run,
                       record_of, series_summary, write_json)
 from ..isolation.box import BoxSettings
+from ..isolation.exchange import run_folder
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, find_variant
 from ..core.variant import Move
@@ -270,6 +271,9 @@ def run_plans(plans: List[SeriesPlan], options: RunOptions = RunOptions()) -> Ru
         if options.hold:
             for plan in plans:
                 held.enter_context(hold_folder(plan.out))
+        # every program agent's folder (an NTHU player, a UCI engine) under one parent of the run,
+        # removed at the end, on Ctrl-C and SIGTERM too (harness.isolation.exchange.run_folder)
+        held.enter_context(run_folder())
         return _run_plans(plans, options)
 
 
