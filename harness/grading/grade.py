@@ -75,6 +75,12 @@ class Submission:
 
     shown: str = ""                # the file as the student knows it: relative to their submission
 
+    @property
+    def class_name(self) -> str:
+        """The file relative to the class folder (`NAME/AB.py`, a loose `NAME.py`): how its series
+        name it (`SeriesPlan.shown`), never by a path of the TA's."""
+        return self.shown if self.share == "file" else f"{self.student}/{self.shown}"
+
 
 def find_submissions(class_dir: str, skipped: Optional[List[dict]] = None) -> List[Submission]:
     """The class's submissions, by student name; each entry of the class folder that is not one
@@ -427,7 +433,8 @@ class _ClassGrading:
             student_out = os.path.join(self.out, STUDENTS, sub.folder)
             self.shas[sub.student] = file_sha256(sub.path)
             plans = plan_report(sub.path, s.opponents, ("white",), s.games, student_out,
-                                box=self.shares[sub.share].to_dict(), **s.limits, **s.start)
+                                box=self.shares[sub.share].to_dict(), shown={sub.path: sub.class_name},
+                                **s.limits, **s.start)
             # the series record their files' sha256 (series.py): a changed file's games are played again
             if any(changed_files(read_settings(plan.out), plan.settings()) for *_, plan in plans):
                 self.say(f"note: {sub.student}'s file changed since the last run: its games are played again")

@@ -112,6 +112,8 @@ def build_class(students, out: str, box: Optional[boxing.BoxSettings], timeout: 
             with open(os.path.join(folder, "build.log"), "w", encoding="utf-8") as handle:
                 handle.write(result.pop("log"))
             result["sources"] = shas[name]
+            if result["binary"]:             # relative to the student's folder: no TA's path in state.json
+                result["binary"] = os.path.relpath(result["binary"], folder)
             write_json(os.path.join(folder, STATE_FILE), result)
             states[name] = result
             clock.add()
@@ -119,13 +121,29 @@ def build_class(students, out: str, box: Optional[boxing.BoxSettings], timeout: 
     return states
 
 
-def ladder_plan(out: str, student: str, binary: str, baseline: str, colour: str, move_timeout: float,
+def binary_of(out: str, student: str, state: dict) -> str:
+    """The absolute path of a student's played binary; state.json keeps it relative to the
+    student's folder (`repo/build/player_submission`: nothing under OUT/students names a folder
+    of the TA's; an older state's absolute path is taken as it is)."""
+    return os.path.join(out_folder(out, student), state["binary"])
+
+
+def shown_binary(student: str, state: dict) -> str:
+    """The binary as the records name it: `nthu:NAME/build/player_submission` (relative to the
+    student's repository, as the student knows it)."""
+    binary = state["binary"]
+    inside = binary[len("repo/"):] if binary.startswith("repo/") else os.path.basename(binary)
+    return f"{PREFIX}{student}/{inside}"
+
+
+def ladder_plan(out: str, student: str, state: dict, baseline: str, colour: str, move_timeout: float,
                 box: Optional[dict]) -> SeriesPlan:
-    me = PREFIX + binary
+    me = PREFIX + binary_of(out, student, state)
     white, black = (me, baseline) if colour == "white" else (baseline, me)
     return SeriesPlan(out=os.path.join(out_folder(out, student), "games", f"{baseline}-{colour}"), white=white,
                       black=black, games=1, seed=0, move_timeout=move_timeout, variant=VARIANT, box=box,
-                      label=f"{student} as {colour} vs {baseline}", perspective=colour)
+                      label=f"{student} as {colour} vs {baseline}", perspective=colour,
+                      shown={me: shown_binary(student, state)})
 
 
 def play_ladder(states: Dict[str, dict], out: str, move_timeout: float, box: Optional[dict], jobs: int,
@@ -137,7 +155,7 @@ def play_ladder(states: Dict[str, dict], out: str, move_timeout: float, box: Opt
     for number, baseline in enumerate(BASELINES, 1):
         if not alive:
             break
-        plans = {(name, colour): ladder_plan(out, name, states[name]["binary"], baseline, colour, move_timeout, box)
+        plans = {(name, colour): ladder_plan(out, name, states[name], baseline, colour, move_timeout, box)
                  for name in alive for colour in COLOURS}
 
         def counted(plan, record) -> bool:
@@ -169,7 +187,7 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
         return {}
     if len(players) == 1:
         return {players[0]: {"rank": 1, "elo": None, "low": None, "high": None, "score": 0, "games": 0}}
-    spec = {name: PREFIX + states[name]["binary"] for name in players}
+    spec = {name: PREFIX + binary_of(out, name, states[name]) for name in players}
     name_of = {v: k for k, v in spec.items()}
     laid_out = plan_round_robin([spec[p] for p in players], 1, os.path.join(out, RANKING), variant=VARIANT,
                                move_timeout=move_timeout, box=box)

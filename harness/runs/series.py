@@ -59,18 +59,31 @@ class SeriesPlan:
     opening_offset: int = 0            # game i's opening comes from seed `seed + i - offset(i)`
     swap: bool = False                 # odd games with the colours reversed (pairs share an opening)
     box: Optional[dict] = None         # harness.isolation.box.BoxSettings as a dict: .py files run boxed
+    shown: Optional[Dict[str, str]] = None  # agent spec -> the name the records give it (default: the spec)
 
     def __post_init__(self):
-        self.label = self.label or f"{self.white} vs {self.black}"
+        self.shown = dict(self.shown or {})
+        self.label = self.label or f"{self.shown_name(self.white)} vs {self.shown_name(self.black)}"
         # the variant's start options (JSON-able; ValueError / ConfigError for bad ones)
         self.options = find_variant(self.variant).game_options(
             fifty=self.fifty, max_plies=self.max_plies, config=self.config, fen=self.fen)
-        # what each agent file holds as the series begins: a resume with a changed file is refused
-        paths = [players.agent_file(spec, self.variant) for spec in (self.white, self.black)]
-        self.files = {path: file_sha256(path) for path in paths if path is not None}
+        # what each agent file holds as the series begins, keyed by the file's shown name: a resume
+        # with a changed file is refused
+        self.files = {}
+        for spec in (self.white, self.black):
+            path = players.agent_file(spec, self.variant)
+            if path is not None:
+                self.files[shown_file(spec, self.shown_name(spec), self.variant) or path] = file_sha256(path)
+
+    def shown_name(self, spec: str) -> str:
+        """How the records, settings, label and progress name the agent `spec`: its shown name (a
+        student's file relative to the class, never a folder of the TA's), else the spec itself.
+        The spec itself only starts the agent."""
+        return self.shown.get(spec, spec)
 
     def settings(self) -> dict:
-        settings = {"variant": self.variant, "white": self.white, "black": self.black, "seed": self.seed,
+        settings = {"variant": self.variant, "white": self.shown_name(self.white),
+                    "black": self.shown_name(self.black), "seed": self.seed,
                     **self.options, "config": self.config, "games": self.games,
                     "move_timeout": self.move_timeout}
         if self.files:
@@ -86,8 +99,13 @@ class SeriesPlan:
         return self.swap and index % 2 == 1
 
     def players_of(self, index: int) -> Tuple[str, str]:
-        """(white, black) of game `index`."""
+        """(white, black) of game `index`: the specs that start them."""
         return (self.black, self.white) if self.swapped(index) else (self.white, self.black)
+
+    def shown_players_of(self, index: int) -> Tuple[str, str]:
+        """(white, black) of game `index` as its record names them (`shown_name`)."""
+        white, black = self.players_of(index)
+        return self.shown_name(white), self.shown_name(black)
 
     def first_colour(self, index: int) -> str:
         """The colour the plan's first agent (`white`) plays in game `index`."""
@@ -106,6 +124,42 @@ class SeriesPlan:
     @property
     def results_path(self) -> str:
         return os.path.join(self.out, RESULTS_FILE)
+
+
+def shown_file(spec: str, shown: str, variant: str) -> Optional[str]:
+    """The file of the agent `spec` as its shown name `shown` names it (None when `shown` names no
+    file: the spec itself is shown)."""
+    if shown == spec:
+        return None
+    try:
+        return players.agent_file(shown, variant) if players.agent_file(spec, variant) else None
+    except Exception:          # a shown name that is no spec at all (a student's name)
+        return None
+
+
+def hide_paths(data, hidden: List[Tuple[str, str]]):
+    """`data` (a record) with each real folder of `hidden` ((folder, shown folder) pairs) written
+    as its shown folder in every text: a traceback or message naming the student's file names it
+    as the records do."""
+    if isinstance(data, str):
+        for real, shown in hidden:
+            data = data.replace(real, shown)
+        return data
+    if isinstance(data, list):
+        return [hide_paths(item, hidden) for item in data]
+    if isinstance(data, dict):
+        return {key: hide_paths(value, hidden) for key, value in data.items()}
+    return data
+
+
+def hidden_folders(spec: str, shown: str, variant: str) -> List[Tuple[str, str]]:
+    """(the real folder of `spec`'s file + '/', the shown file's folder + '/' or '') for
+    `hide_paths`; nothing when `shown` names no file."""
+    path, named = players.agent_file(spec, variant), shown_file(spec, shown, variant)
+    if path is None or named is None:
+        return []
+    real, seen = os.path.dirname(os.path.abspath(path)), os.path.dirname(named)
+    return [(path, named), (real + os.sep, seen + os.sep if seen else "")]
 
 
 class SeriesError(Exception):
@@ -142,14 +196,19 @@ def run_game(task: dict) -> tuple:
             for move in opening:
                 state = variant.apply(state, move)
         box = BoxSettings.from_dict(task.get("box"))
+        shown = task.get("shown") or {}
         white = players.build(task["white"], task["move_timeout"], variant.name, box)
         black = players.build(task["black"], task["move_timeout"], variant.name, box)
         try:
+            white.name, black.name = shown.get(task["white"], white.name), shown.get(task["black"], black.name)
             record = play_game(white, black, task["seed"], Game(variant, state),
                                game_time=task.get("game_time"))
         finally:
             white.close()
             black.close()
+        hidden = [pair for spec, name in shown.items() for pair in hidden_folders(spec, name, variant.name)]
+        if hidden:
+            record = hide_paths(record, hidden)
         if task.get("openings"):
             record["opening"] = [variant.move_name(m) for m in opening]
         return task["plan"], {"game": index, **record, "worker": "local"}
@@ -163,7 +222,8 @@ def game_task(plan: SeriesPlan, number: int, index: int) -> dict:
     return {"plan": number, "game": index, "white": white, "black": black,
             "seed": plan.seed + index, "variant": plan.variant, "options": plan.options,
             "move_timeout": plan.move_timeout, "game_time": plan.game_time,
-            "openings": plan.openings, "opening_seed": plan.opening_seed(index), "box": plan.box}
+            "openings": plan.openings, "opening_seed": plan.opening_seed(index), "box": plan.box,
+            "shown": {spec: name for spec, name in plan.shown.items() if spec in (white, black)}}
 
 
 # ----------------------------------------------------------------------------- directories
@@ -177,7 +237,7 @@ def prepare(plan: SeriesPlan, resume: bool = False, fresh: bool = False,
     matching one, neither refuses a directory that already holds games)."""
     def belongs(index: int, record: Record) -> Optional[str]:
         if (record.variant, record.get("white"), record.get("black"),
-                record.get("seed")) != (plan.variant, *plan.players_of(index), plan.seed + index):
+                record.get("seed")) != (plan.variant, *plan.shown_players_of(index), plan.seed + index):
             return (f"game {index} of another series ({record.get('white')} vs {record.get('black')}, "
                     f"seed {record.get('seed')})")
         return None
