@@ -88,13 +88,18 @@ def test_the_command_shows_the_folder_or_the_file_alone(tmp_path):
     argv = ["python", "-S", "-u", "worker.py", "3", "4", "agent", str(student), "White", "0"]
     folder, env = box.command(BoxSettings(), argv, str(student))
     alone, _ = box.command(BoxSettings(share="file"), argv, str(student))
-    assert folder[1:4] == ["-S", box.BOX_START, box.bwrap()[0]] and folder[-9:] == argv[1:]
+    # the file is named at its fixed mount in the box: no class folder, no student's name
+    assert folder[1:4] == ["-S", box.BOX_START, box.bwrap()[0]]
+    assert folder[-9:] == [*argv[1:7], "/box/student/alice.py", "White", "0"] and alone[-9:] == folder[-9:]
     for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
         assert flag in folder
-    binds = lambda args: [args[i + 1] for i, a in enumerate(args) if a == "--ro-bind"]  # noqa: E731
-    assert str(tmp_path / "class") in binds(folder) and str(student) not in binds(folder)
-    assert str(student) in binds(alone) and str(tmp_path / "class") not in binds(alone)
-    assert box.HARNESS_DIR in binds(folder)
+    binds = lambda args: [tuple(args[i + 1:i + 3]) for i, a in enumerate(args) if a == "--ro-bind"]  # noqa: E731
+    assert (str(tmp_path / "class"), "/box/student") in binds(folder)
+    assert not any(str(student) in pair for pair in binds(folder))
+    assert (str(student), "/box/student/alice.py") in binds(alone)
+    assert not any(str(tmp_path / "class") in pair for pair in binds(alone))
+    assert (box.HARNESS_DIR, box.HARNESS_DIR) in binds(folder)
+    assert folder[folder.index("--chdir") + 1] == "/box/student"
     limits = __import__("json").loads(env[box.ENV])
     assert (limits["as"], limits["cpu"], limits["fsize"]) == (2048 << 20, 600, 16 << 20)
 

@@ -159,6 +159,49 @@ def test_a_students_file_in_the_sandbox_sees_the_fixed_path_and_a_bare_process_1
     assert f"PATH {FIXED_PATH}" in printed.splitlines()
 
 
+WHERE_AM_I = ("import os\n"
+              "print('CWD', os.getcwd())\n"
+              "print('PROC', os.readlink('/proc/self/cwd'))\n"
+              "print('FILE', os.path.abspath(__file__))\n"
+              "print('ROOT', sorted(os.listdir('/')))\n"
+              "print('BOX', sorted(os.listdir('/box')))\n")
+
+
+@needs_bwrap
+def test_a_students_file_in_the_box_sees_its_folder_at_a_fixed_path_naming_no_class_nor_student(tmp_path, capsys):
+    """On the old code the student's folder was shown at its own path: os.getcwd() and
+    /proc/self/cwd named the class folder and the student."""
+    folder = tmp_path / "class" / STUDENT
+    folder.mkdir(parents=True)
+    (folder / "AB.py").write_text(WHERE_AM_I + "def studentAgent(gameboard):\n    return None\n")
+    out = tmp_path / "series"
+    assert cli.main(["series", "--white", str(folder / "AB.py"), "--black", "dummy", "--games", "1",
+                     "--max-plies", "2", "--out", str(out), "--progress", "none", "--jobs", "1"]) == 0
+    capsys.readouterr()
+    printed = json.loads((out / "results.jsonl").read_text().splitlines()[0])["printed"]["white"]
+    lines = dict(line.split(" ", 1) for line in printed.splitlines() if line[:4] in ("CWD ", "PROC", "FILE", "ROOT", "BOX "))
+    assert (lines["CWD"], lines["PROC"], lines["FILE"]) == ("/box/student", "/box/student", "/box/student/AB.py")
+    assert "'box'" in lines["ROOT"] and lines["BOX"] == "['student']"
+    assert STUDENT not in printed and str(tmp_path) not in printed
+
+
+@needs_bwrap
+def test_a_program_and_a_build_in_the_box_see_fixed_paths_naming_no_out_nor_student(tmp_path):
+    """A Congo program sees its copy at /box/student and works in /tmp/run; a build works in its
+    copy at /box/work. On the old code both named OUT/students/STUDENT (their folder, argv[0])."""
+    seen = print_box(tmp_path, "#!/usr/bin/python3\nimport sys\n" + WHERE_AM_I.replace("__file__", "sys.argv[0]"))
+    assert "CWD /tmp/run" in seen and "FILE /box/student/probe" in seen
+    assert STUDENT not in seen and str(tmp_path) not in seen
+    copy = tmp_path / "out" / "students" / STUDENT / "repo"
+    copy.mkdir(parents=True)
+    (copy / "probe.py").write_text(WHERE_AM_I.replace("__file__", "'probe.py'"))
+    finished = untrusted_run.run(["/usr/bin/python3", "probe.py"], b"", 30.0, 1 << 20, BoxSettings(), workdir=str(copy))
+    built = finished.output.decode()
+    assert finished.status == 0, finished.errors
+    assert "CWD /box/work" in built and "FILE /box/work/probe.py" in built and "BOX ['work']" in built
+    assert STUDENT not in built and str(tmp_path) not in built
+
+
 # Congo: eval1.cpp embeds the hidden answers (OUT/expected/eval1.json) with .incbin and prints their
 # strings in order: with the answers readable it scores every case without evaluating anything.
 INCBIN_EVAL1 = r'''

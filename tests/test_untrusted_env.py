@@ -58,7 +58,7 @@ def test_a_file_sees_none_of_the_graders_environment(grader_env, tmp_path, capsy
     scratch = box.BOX_TMP if boxed else tempfile.gettempdir()
     expected = {**grader_env, "HOME": scratch, "TMPDIR": scratch}
     if boxed:
-        expected["PWD"] = HOSTILE         # bwrap's --chdir says where the file's folder is
+            expected["PWD"] = box.STUDENT_MOUNT   # bwrap's --chdir: the file's folder at its fixed mount
     for env in seen:
         limits = env.pop(box.ENV, None)
         assert env == expected

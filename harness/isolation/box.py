@@ -49,6 +49,8 @@ UID_RANGE = (200000, 1200000)  # a box's user id is drawn from here (run as root
 SYSTEM_DIRS = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
 SYSTEM_FILES = ("/etc/ld.so.cache",)
 NETWORK_FILES = ("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/ssl", "/etc/ca-certificates")
+STUDENT_MOUNT = "/box/student"  # the student's own folder (or its file alone) in the box, read-only
+WORK_MOUNT = "/box/work"        # the folder the box may write in (a second one: /box/work2, ...)
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,52 @@ def _real_python() -> Tuple[str, List[str]]:
     return executable, needed
 
 
+def mounts(settings: BoxSettings, student: Optional[str], writable: Sequence[str] = ()) -> List[Tuple[str, str]]:
+    """(host path, path in the box) of what `command` shows of the student's: its folder (or, with
+    ``share="file"``, the file alone) at STUDENT_MOUNT, each writable folder at WORK_MOUNT (then
+    WORK_MOUNT2, ...): never at its own path, so no path of the class folder, OUT or the student's
+    name is seen from inside (its working folder, /proc/self/cwd, a listing of /)."""
+    out: List[Tuple[str, str]] = []
+    if student is not None:
+        student = os.path.abspath(student)
+        if settings.share == "folder":
+            out.append((os.path.dirname(student), STUDENT_MOUNT))
+        else:
+            out.append((student, f"{STUDENT_MOUNT}/{os.path.basename(student)}"))
+    for number, folder in enumerate(writable, 1):
+        out.append((os.path.abspath(folder), WORK_MOUNT if number == 1 else f"{WORK_MOUNT}{number}"))
+    return out
+
+
+def inside(path: str, shown: Sequence[Tuple[str, str]]) -> str:
+    """`path` of the host as the box sees it through `shown` (`mounts`; the longest match wins;
+    a ``file://`` URL too); a path under none of them as it is."""
+    prefix = "file://" if path.startswith("file://") else ""
+    bare = path[len(prefix):]
+    for host, there in sorted(shown, key=lambda pair: -len(pair[0])):
+        if bare == host or bare.startswith(host.rstrip("/") + "/"):
+            return prefix + there + bare[len(host.rstrip("/")):]
+    return path
+
+
+def outside(data, shown: Sequence[Tuple[str, str]]):
+    """`data` (a text, or a message of lists and dicts) read back from a box, with each path the
+    box showed through `shown` (`mounts`) written as the host's path again: the grader's own
+    messages then name the student's file as they always did (made relative to the student's
+    folder where the student is shown them)."""
+    if isinstance(data, str):
+        for host, there in sorted(shown, key=lambda pair: -len(pair[1])):
+            data = data.replace(there + "/", host.rstrip("/") + "/")
+            if data == there:
+                data = host
+        return data
+    if isinstance(data, list):
+        return [outside(item, shown) for item in data]
+    if isinstance(data, dict):
+        return {key: outside(value, shown) for key, value in data.items()}
+    return data
+
+
 def command(settings: BoxSettings, argv: List[str], student: Optional[str],
             writable: Sequence[str] = ()) -> Tuple[List[str], Dict[str, str]]:
     """(argv, env) that run the worker command `argv` (``python -S -u sandbox_worker.py ...``)
@@ -147,7 +195,10 @@ def command(settings: BoxSettings, argv: List[str], student: Optional[str],
     `writable`: folders the box may write in, each shown at its own path (an NTHU program's
     working folder with its `state` and `action`; a student's copy of a repository, built).
     Nothing else of the host is shown: the grader's working folder, OUT, the class folder and the
-    reference answers exist in the box only as the empty folders leading to what is bound.
+    reference answers do not exist in the box. The student's folder is shown at STUDENT_MOUNT and
+    the writable folder at WORK_MOUNT (`mounts`), and every argument of `argv` naming a path under
+    them is rewritten to the box's path (`inside`): the program's working folder names no folder
+    of the TA's and no student.
 
     The command returned starts `box_start.py` (outside the box), which hands bwrap its options
     and the box its command through two memfds (``bwrap --args FD``): the box's process 1 reads
@@ -159,12 +210,8 @@ def command(settings: BoxSettings, argv: List[str], student: Optional[str],
         return argv, untrusted_env(tempfile.gettempdir(), box_env)
     env = untrusted_env(BOX_TMP, box_env)
     executable, python_dirs = _real_python()
-    shown: List[str] = []
-    chdir = BOX_TMP
-    if student is not None:
-        student = os.path.abspath(student)
-        shown.append(os.path.dirname(student) if settings.share == "folder" else student)
-        chdir = os.path.dirname(student)
+    shown = mounts(settings, student, writable)
+    chdir = STUDENT_MOUNT if student is not None else BOX_TMP
     args = [*([] if settings.network else ["--unshare-net"]), "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", BOX_TMP, "--dev", "/dev", "--proc", "/proc"]
@@ -178,17 +225,20 @@ def command(settings: BoxSettings, argv: List[str], student: Optional[str],
     for name in SYSTEM_FILES:
         if os.path.exists(name):
             args += ["--ro-bind", name, name]
-    writable = [os.path.abspath(folder) for folder in writable]
-    binds = sorted({*python_dirs, HARNESS_DIR, *shown, *writable}, key=len)
+    rw = {there for _, there in shown[1 if student is not None else 0:]}
+    # (host, in the box): the system's own at their paths, the student's at the fixed mounts
+    binds = sorted({*((d, d) for d in (*python_dirs, HARNESS_DIR)), *shown}, key=lambda pair: len(pair[1]))
+    targets = [there for _, there in binds]
     made = set()
-    for bind in binds:
-        for parent in _ancestors(bind):
+    for host, there in binds:
+        for parent in _ancestors(there):
             # made by hand, mode 0755: bwrap would copy the host's mode (e.g. /root is 0700)
-            if parent not in made and not any(parent == b or parent.startswith(b + "/") for b in binds
-                                              if b != bind and len(b) < len(bind)):
+            if parent not in made and not any(parent == b or parent.startswith(b + "/") for b in targets
+                                              if b != there and len(b) < len(there)):
                 if not parent.startswith(tuple(SYSTEM_DIRS)):
                     args += ["--dir", parent]
                 made.add(parent)
-        args += ["--bind" if bind in writable else "--ro-bind", bind, bind]
+        args += ["--bind" if there in rw else "--ro-bind", host, there]
     args += ["--chdir", chdir]
-    return [executable, "-S", BOX_START, path, str(len(args)), *args, executable, *argv[1:]], env
+    boxed = [inside(arg, shown) for arg in argv[1:]]
+    return [executable, "-S", BOX_START, path, str(len(args)), *args, executable, *boxed], env

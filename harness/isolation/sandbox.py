@@ -26,7 +26,7 @@ import weakref
 from typing import Any, Optional
 
 from ..core.agent import Agent, AgentCrash, AgentError, AgentTimeout
-from .box import BoxSettings
+from .box import BoxSettings, bwrap, mounts, outside
 from .box import command as box_command
 from .exchange import read_printed
 from .student import mirror_gameboard
@@ -281,6 +281,9 @@ class SandboxAgent(Agent):
             message = None
         if not well_formed(message, expect):
             raise StudentCrash(f"{CHANNEL}: {line[:100]!r}")
+        if self.box is not None and bwrap()[0] is not None:
+            # the box showed the file at STUDENT_MOUNT: its messages name the host's path again
+            message = outside(message, mounts(self.box, self.path))
         return message
 
     def _failure_text(self, message: dict) -> str:

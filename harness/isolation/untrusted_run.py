@@ -33,7 +33,7 @@ import threading
 import time
 from typing import List, Mapping, NamedTuple, Optional, Sequence
 
-from .box import BOX_TMP, SYSTEM_DIRS, BoxSettings, bwrap
+from .box import BOX_TMP, SYSTEM_DIRS, WORK_MOUNT, BoxSettings, bwrap
 from .box import ENV as BOX_ENV
 from .box import command as box_command
 from .exchange import run_parent
@@ -282,7 +282,9 @@ def contained(argv: Sequence[str], workdir: str, box: BoxSettings, limit: Option
     os.chmod(workdir, 0o777)     # run as root, the box's program has a user id of its own
     command, settings = box_command(box, launcher, os.path.join(home, "program") if home else None,
                                     writable=[workdir])
-    return command, untrusted_env(workdir, {BOX_ENV: settings[BOX_ENV]})
+    # its HOME and TMPDIR: its working folder, as the box shows it (WORK_MOUNT)
+    there = WORK_MOUNT if bwrap()[0] is not None else workdir
+    return command, untrusted_env(there, {BOX_ENV: settings[BOX_ENV]})
 
 
 TIMEOUT_PROGRAM = shutil.which("timeout", path="/usr/bin:/bin")

@@ -153,13 +153,13 @@ def hide_paths(data, hidden: List[Tuple[str, str]]):
 
 
 def hidden_folders(spec: str, shown: str, variant: str) -> List[Tuple[str, str]]:
-    """(the real folder of `spec`'s file + '/', the shown file's folder + '/' or '') for
-    `hide_paths`; nothing when `shown` names no file."""
-    path, named = players.agent_file(spec, variant), shown_file(spec, shown, variant)
-    if path is None or named is None:
+    """[(the real folder of `spec`'s file + '/', '')] for `hide_paths`: a path under the student's
+    folder is written relative to it, as the student knows it (`../clean/AB.py`, `AB.py`, as the
+    grade's reports write it); nothing when the agent is shown by its spec."""
+    path = players.agent_file(spec, variant)
+    if path is None or shown == spec:
         return []
-    real, seen = os.path.dirname(os.path.abspath(path)), os.path.dirname(named)
-    return [(path, named), (real + os.sep, seen + os.sep if seen else "")]
+    return [(os.path.dirname(os.path.abspath(path)) + os.sep, "")]
 
 
 class SeriesError(Exception):
