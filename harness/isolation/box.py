@@ -4,9 +4,11 @@
 that worker inside bubblewrap (`bwrap`):
 
 - the file system is a read-only view of the Python install, /usr (with /lib, /bin ... as on the
-  host), the harness package (so the worker can import it) and the student's own folder (or,
-  with ``share="file"``, the file alone), each at its own path; nothing else exists, so no
-  classmate's file, gradebook or report can be read or written;
+  host) and the harness package (so the worker can import it), each at its own path, and the
+  student's own folder (or, with ``share="file"``, the file alone) at the fixed STUDENT_MOUNT
+  (/box/student; a folder it may write in at WORK_MOUNT, /box/work), so its working folder names
+  no class folder, OUT or student; nothing else exists, so no classmate's file, gradebook or
+  report can be read or written;
 - /tmp is a private, small tmpfs, the only place it can write; /dev and /proc are the box's own;
 - no network (a network namespace with nothing in it: every connect fails), a new PID, IPC and
   UTS namespace, a new session, and the box dies with the harness; only a repository's fetch
