@@ -18,6 +18,7 @@ copy built), games/, report.json, report.md}; ranking/ (the round robin's series
 working folders live under one folder of the run (`harness.isolation.exchange.run_folder`),
 removed when the grading ends, by Ctrl-C or SIGTERM too.
 """
+import dataclasses
 import os
 import shutil
 from typing import Callable, Dict, List, Optional, Sequence
@@ -191,9 +192,12 @@ def play_ranking(players: Sequence[str], states: Dict[str, dict], out: str, move
     name_of = {v: k for k, v in spec.items()}
     laid_out = plan_round_robin([spec[p] for p in players], 1, os.path.join(out, RANKING), variant=VARIANT,
                                move_timeout=move_timeout, box=box)
+    # the records name each binary by its shown name (no OUT path: a copied OUT resumes)
+    laid_out = [(a, b, dataclasses.replace(plan, label=f"{name_of[a]} vs {name_of[b]}",
+                                           out=os.path.join(out, RANKING, f"{name_of[a]}-vs-{name_of[b]}"),
+                                           shown={s: shown_binary(name_of[s], states[name_of[s]]) for s in (a, b)}))
+                for a, b, plan in laid_out]
     for a, b, plan in laid_out:
-        plan.label = f"{name_of[a]} vs {name_of[b]}"
-        plan.out = os.path.join(out, RANKING, f"{name_of[a]}-vs-{name_of[b]}")
         if changed_files(read_settings(plan.out), plan.settings()):
             shutil.rmtree(plan.out)          # a student rebuilt since: the pair is played again
     say(f"ranking: a round robin of {len(players)} students, {2 * len(laid_out)} games")
