@@ -66,6 +66,8 @@ class BoxSettings:
     share: str = "folder"          # "folder": its own folder is readable; "file": the file alone
     network: bool = False          # the host's network shared, with /etc/resolv.conf, hosts and ssl
     #                                certificates shown: only a repository's fetch (harness.grading.repos)
+    fixed_mounts: bool = True      # the student's folder at STUDENT_MOUNT, the writable one at WORK_MOUNT;
+    #                                False: each at its own path (`congo test`, on the student's own machine)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -148,14 +150,16 @@ def mounts(settings: BoxSettings, student: Optional[str], writable: Sequence[str
     WORK_MOUNT2, ...): never at its own path, so no path of the class folder, OUT or the student's
     name is seen from inside (its working folder, /proc/self/cwd, a listing of /)."""
     out: List[Tuple[str, str]] = []
+    fixed = settings.fixed_mounts
     if student is not None:
         student = os.path.abspath(student)
         if settings.share == "folder":
-            out.append((os.path.dirname(student), STUDENT_MOUNT))
+            out.append((os.path.dirname(student), STUDENT_MOUNT if fixed else os.path.dirname(student)))
         else:
-            out.append((student, f"{STUDENT_MOUNT}/{os.path.basename(student)}"))
+            out.append((student, f"{STUDENT_MOUNT}/{os.path.basename(student)}" if fixed else student))
     for number, folder in enumerate(writable, 1):
-        out.append((os.path.abspath(folder), WORK_MOUNT if number == 1 else f"{WORK_MOUNT}{number}"))
+        there = WORK_MOUNT if number == 1 else f"{WORK_MOUNT}{number}"
+        out.append((os.path.abspath(folder), there if fixed else os.path.abspath(folder)))
     return out
 
 
@@ -213,7 +217,8 @@ def command(settings: BoxSettings, argv: List[str], student: Optional[str],
     env = untrusted_env(BOX_TMP, box_env)
     executable, python_dirs = _real_python()
     shown = mounts(settings, student, writable)
-    chdir = STUDENT_MOUNT if student is not None else BOX_TMP
+    chdir = shown[0][1] if student is not None and settings.share == "folder" else \
+        os.path.dirname(shown[0][1]) if student is not None else BOX_TMP
     args = [*([] if settings.network else ["--unshare-net"]), "--unshare-pid", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", BOX_TMP, "--dev", "/dev", "--proc", "/proc"]

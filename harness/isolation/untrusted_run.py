@@ -283,7 +283,7 @@ def contained(argv: Sequence[str], workdir: str, box: BoxSettings, limit: Option
     command, settings = box_command(box, launcher, os.path.join(home, "program") if home else None,
                                     writable=[workdir])
     # its HOME and TMPDIR: its working folder, as the box shows it (WORK_MOUNT)
-    there = WORK_MOUNT if bwrap()[0] is not None else workdir
+    there = WORK_MOUNT if bwrap()[0] is not None and box.fixed_mounts else workdir
     return command, untrusted_env(there, {BOX_ENV: settings[BOX_ENV]})
 
 
