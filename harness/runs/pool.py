@@ -15,8 +15,11 @@ PARENT_POLL_SECONDS = 0.5
 
 
 def _pool_init() -> None:
-    """Pool workers leave Ctrl-C to the main process and die with it if it is killed."""
+    """Pool workers leave Ctrl-C to the main process and die with it if it is killed; SIGTERM
+    (the pool stopped) ends a worker at once, never as the main process's run_folder handler
+    (harness.isolation.exchange) would, by an exception and its traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(PARENT_POLL_SECONDS, 1)
 
 
