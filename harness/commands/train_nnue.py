@@ -54,8 +54,8 @@ def add_parser(sub) -> None:
                    help=f"ab's nodes per position for the labels (default {d.label_nodes})")
     p.add_argument("--work", metavar="DIR", help="positions, checkpoints and loss.html (default "
                                                  "reports/train-nnue-SEED); the run resumes from it")
-    p.add_argument("--jobs", type=positive_int, default=min(2, os.cpu_count() or 1), metavar="J",
-                   help="worker processes labelling the positions (default: 2, or 1 on one core); "
+    p.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="J",
+                   help="worker processes labelling the positions (default: the number of cores); "
                         "the network is the same whatever J")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
