@@ -26,7 +26,7 @@ from harness.variants.nthu.files import read_action, state_text
 
 # The quantised evaluation against the float network's, in ab's units (a pawn is 100): the
 # rounding of W1 and b1 to 1/64 moves an accumulator by at most (pieces + 1) / 128 (under 0.2 for
-# 20 pieces), times |w2| (about 1), over 2 x 16 hidden units; P's and b2's to 1/100 pawn move it by
+# 20 pieces), times |w2| (about 1), over 2 x H hidden units (H = 32); P's and b2's to 1/100 pawn move it by
 # at most (2 x pieces + 1) / 2 units; the shipped network's worst over these positions is far less.
 QUANTISATION_BOUND = 30
 

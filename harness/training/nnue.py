@@ -50,11 +50,11 @@ class TrainingError(Exception):
 @dataclasses.dataclass(frozen=True)
 class TrainSettings:
     out: str
-    positions: int = 6000
+    positions: int = 40000
     epochs: int = 30
     seed: int = 0
-    hidden: int = 16
-    label_nodes: int = 400
+    hidden: int = 32
+    label_nodes: int = 2000
     work: str = "reports/train-nnue"
 
     def key(self) -> dict:
