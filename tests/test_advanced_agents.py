@@ -26,7 +26,7 @@ from harness.variants.nthu.files import read_action, state_text
 
 # The quantised evaluation against the float network's, in ab's units (a pawn is 100): the
 # rounding of W1 and b1 to 1/64 moves an accumulator by at most (pieces + 1) / 128 (under 0.2 for
-# 20 pieces), times |w2| (about 1), over 2 x 16 hidden units; P's and b2's to 1/100 pawn move it by
+# 20 pieces), times |w2| (about 1), over 2 x H hidden units (H = 32); P's and b2's to 1/100 pawn move it by
 # at most (2 x pieces + 1) / 2 units; the shipped network's worst over these positions is far less.
 QUANTISATION_BOUND = 30
 
@@ -222,18 +222,20 @@ def test_a_tiny_training_is_reproducible_and_resumes(tmp_path):
     for name in ("a", "b"):
         settings = TrainSettings(out=str(tmp_path / name / "net.json"), positions=150, epochs=2, seed=4,
                                  hidden=4, label_nodes=60, work=str(tmp_path / name / "work"))
-        if name == "b":          # b resumes a run cut short: two whole games and half of the next
+        if name == "b":          # b resumes a run cut short (two whole games and half of the next), with 2 workers
             os.makedirs(settings.work)
             with open(tmp_path / "a" / "work" / "positions.jsonl", encoding="utf-8") as f:
                 lines = f.readlines()
             with open(os.path.join(settings.work, "positions.jsonl"), "w", encoding="utf-8") as f:
                 f.writelines(lines[:2] + [lines[2][:40]])
             shutil.copy(tmp_path / "a" / "work" / "settings.json", settings.work)
-        result = train(settings)
+        result = train(settings, jobs=1 if name == "a" else 2)
         with open(result.out, "rb") as f:
             runs.append(f.read())
         assert len(result.losses) == 2 and result.positions == 150
     assert runs[0] == runs[1]
+    kept = [(tmp_path / name / "work" / "positions.jsonl").read_bytes() for name in ("a", "b")]
+    assert kept[0] == kept[1]
     net = Network.from_text(runs[0].decode())
     assert net.hidden == 4
     page = (tmp_path / "a" / "work" / "loss.html").read_text()

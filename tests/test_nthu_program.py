@@ -131,10 +131,19 @@ def test_a_player_that_ignores_sigterm_is_killed_after_the_grace(tmp_path):
     assert time.monotonic() - started < 30          # not the 60 s it asked for
 
 
-def test_a_crash_without_a_move_names_the_last_line_it_printed(tmp_path):
+def test_a_crash_without_a_move_names_the_last_lines_it_printed(tmp_path):
     with pytest.raises(AgentCrash) as e:
         ask(fake(tmp_path, "1 / 0"))
-    assert str(e.value) == "wrote no complete move (exit status 1): ZeroDivisionError: division by zero"
+    assert str(e.value) == (f'wrote no complete move (exit status 1): File "{tmp_path / "player.py"}", line 9, in '
+                            "<module> | 1 / 0 | ZeroDivisionError: division by zero")
+
+
+def test_a_crash_after_much_output_still_names_its_error(tmp_path):
+    # what it printed first fills the kept output (OUTPUT_LIMIT): the fault message reads the end
+    with pytest.raises(AgentCrash) as e:
+        ask(fake(tmp_path, 'print(("x" * 99 + "\\n") * 300, end=""); sys.stderr.flush(); sys.stdout.flush()\n'
+                           'raise MemoryError("the tree is too big")'))
+    assert str(e.value).endswith("| MemoryError: the tree is too big")
 
 
 def test_a_crash_after_a_valid_move_keeps_the_move_the_exit_status_is_not_checked(tmp_path):

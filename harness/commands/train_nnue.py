@@ -22,7 +22,7 @@ def run(args) -> int:
         with tqdm(total=total, desc=desc, disable=args.quiet, file=sys.stderr, dynamic_ncols=True) as b:
             yield b
     try:
-        result = train(settings, bar)
+        result = train(settings, bar, args.jobs)
     except TrainingError as exc:
         raise UsageError(str(exc)) from None
     last = result.losses[-1] if result.losses else None
@@ -54,5 +54,8 @@ def add_parser(sub) -> None:
                    help=f"ab's nodes per position for the labels (default {d.label_nodes})")
     p.add_argument("--work", metavar="DIR", help="positions, checkpoints and loss.html (default "
                                                  "reports/train-nnue-SEED); the run resumes from it")
+    p.add_argument("--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="J",
+                   help="worker processes labelling the positions (default: the number of cores); "
+                        "the network is the same whatever J")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)

@@ -206,6 +206,13 @@ class Folder:
         """What the program printed into the capture `file`, cut to `limit` bytes ("" when nothing)."""
         return read_printed(file.fileno(), limit) or ""
 
+    @staticmethod
+    def printed_end(file, limit: int) -> str:
+        """The last `limit` bytes the program printed into `file` ("" when nothing): where a
+        crash's message (a traceback's last lines) is, however much came before."""
+        size = os.fstat(file.fileno()).st_size
+        return read_printed(file.fileno(), limit, max(0, size - limit)) or ""
+
     def close(self) -> None:
         """The folder and all in it removed (safe twice)."""
         if self.fd >= 0:

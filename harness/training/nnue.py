@@ -50,11 +50,11 @@ class TrainingError(Exception):
 @dataclasses.dataclass(frozen=True)
 class TrainSettings:
     out: str
-    positions: int = 6000
+    positions: int = 40000
     epochs: int = 30
     seed: int = 0
-    hidden: int = 16
-    label_nodes: int = 400
+    hidden: int = 32
+    label_nodes: int = 2000
     work: str = "reports/train-nnue"
 
     def key(self) -> dict:
@@ -98,9 +98,16 @@ def play_game(game: int, seed: int, label_nodes: int) -> List[list]:
     return kept
 
 
-def generate(settings: TrainSettings, progress: Callable[[int], None]) -> List[list]:
+def _labelled(args):
+    """play_game for a worker process (top level: picklable)."""
+    return play_game(*args)
+
+
+def generate(settings: TrainSettings, progress: Callable[[int], None], jobs: int = 1) -> List[list]:
     """`settings.positions` positions, resumed from the work folder's positions.jsonl (whole
-    games only: a game cut short is played again)."""
+    games only: a game cut short is played again). With `jobs` > 1 the games are played by that
+    many worker processes, a few games ahead, and written in game order: game g depends only on
+    (seed, g, label_nodes), so the positions are the same whatever `jobs`."""
     path = os.path.join(settings.work, "positions.jsonl")
     lines, positions = [], []
     if os.path.exists(path):
@@ -118,14 +125,32 @@ def generate(settings: TrainSettings, progress: Callable[[int], None]) -> List[l
             f.writelines(lines)
     games = len(lines)
     progress(min(len(positions), settings.positions))
-    with open(path, "a", encoding="utf-8") as f:
-        while len(positions) < settings.positions:
-            found = play_game(games, settings.seed, settings.label_nodes)
-            f.write(json.dumps({"game": games, "positions": found}) + "\n")
-            f.flush()
-            positions.extend(found)
-            games += 1
-            progress(min(len(positions), settings.positions))
+    if len(positions) >= settings.positions:
+        return positions[:settings.positions]
+    pool = None
+    if jobs > 1:
+        import concurrent.futures
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
+    try:
+        pending: dict = {}
+        ahead = games
+        with open(path, "a", encoding="utf-8") as f:
+            while len(positions) < settings.positions:
+                if pool is None:
+                    found = play_game(games, settings.seed, settings.label_nodes)
+                else:
+                    while ahead < games + 2 * jobs:
+                        pending[ahead] = pool.submit(_labelled, (ahead, settings.seed, settings.label_nodes))
+                        ahead += 1
+                    found = pending.pop(games).result()
+                f.write(json.dumps({"game": games, "positions": found}) + "\n")
+                f.flush()
+                positions.extend(found)
+                games += 1
+                progress(min(len(positions), settings.positions))
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
     return positions[:settings.positions]
 
 
@@ -257,13 +282,12 @@ class TrainResult:
     seconds: dict
 
 
-def train(settings: TrainSettings, bar: Optional[Callable] = None) -> TrainResult:
+def train(settings: TrainSettings, bar: Optional[Callable] = None, jobs: int = 1) -> TrainResult:
     """Generate (or resume) the positions, train (or resume), write the network, its float twin
     (OUT with .float.json) and the loss page (WORK/loss.html)."""
-    try:
-        import torch
-    except ImportError:
-        raise TrainingError("train-nnue needs PyTorch: make train (pip install -r requirements-train.txt)") from None
+    import importlib.util
+    if importlib.util.find_spec("torch") is None:      # imported after the positions (worker processes)
+        raise TrainingError("train-nnue needs PyTorch: make train (pip install -r requirements-train.txt)")
     os.makedirs(settings.work, exist_ok=True)
     settings_path = os.path.join(settings.work, "settings.json")
     if os.path.exists(settings_path):
@@ -286,11 +310,12 @@ def train(settings: TrainSettings, bar: Optional[Callable] = None) -> TrainResul
         def progress(n):
             b.update(n - done[0])
             done[0] = n
-        positions = generate(settings, progress)
+        positions = generate(settings, progress, jobs)
     with open(os.path.join(settings.work, "positions.jsonl"), encoding="utf-8") as f:
         games = sum(1 for _ in f)
     generated = time.perf_counter()
 
+    import torch
     torch.manual_seed(settings.seed)
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)

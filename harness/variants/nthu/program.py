@@ -9,7 +9,8 @@ count of groups is the depth, kept in `depths`), then delete it. Exit status is 
 
 Faults, scored as the course scores them (the player loses):
 - no complete group: AgentTimeout when the program was stopped at the limit, AgentCrash otherwise
-  (the message gives the exit status and the last line it printed);
+  (the message gives the exit status and the last lines it printed, stdout and stderr together:
+  a traceback's place and error, whatever it printed before);
 - a group that is not one of the mover's moves: the group is returned as text ("5 2 9 9"), which
   the variant does not read as a move, so the referee records an illegal move;
 - a program stopped at the limit keeps a valid move it had already written.
@@ -51,6 +52,8 @@ COURSE_TIMEOUT = 10.0
 GRACE = 1.0
 SLACK = 2.0             # seconds past limit + grace before a contained program is killed from outside
 OUTPUT_LIMIT = 20000
+FAULT_LINES = 3         # lines of the end of what a crashed program printed, in its fault message
+FAULT_BYTES = 4000
 ACTION_LIMIT = 1 << 20  # bytes of `action` read; a larger file is the program's fault
 
 
@@ -94,10 +97,11 @@ class ProgramAgent(Agent):
             self.timeout = seconds
 
     def _run(self):
-        """Run the program once; (timed out, exit status or None, what it printed)."""
+        """Run the program once; (timed out, exit status or None, what it printed (its first
+        OUTPUT_LIMIT bytes), the end of what it printed)."""
         with self.folder.capture() as out:
             finished = self._run_into(out)
-            return (*finished, self.folder.printed(out, OUTPUT_LIMIT))
+            return (*finished, self.folder.printed(out, OUTPUT_LIMIT), self.folder.printed_end(out, FAULT_BYTES))
 
     def _run_into(self, out):
         command, env, wait = self.command(), self.environment(self.workdir), self.timeout
@@ -147,7 +151,7 @@ class ProgramAgent(Agent):
             folder.hand_over("state", state_text(view.board, view.side).encode("ascii"))
         except folder.Error as exc:
             raise AgentCrash(f"its folder could not be prepared: {exc}", "ExchangeError") from None
-        timed_out, status, printed = self._run()
+        timed_out, status, printed, end = self._run()
         if printed and sum(len(t) for t in self.output) < OUTPUT_LIMIT:
             self.output.append(printed)
         try:
@@ -160,8 +164,8 @@ class ProgramAgent(Agent):
         self.depths.append(depth)
         self.timed_out.append(timed_out)
         if group is None:
-            last = printed.strip().splitlines()[-1][:200] if printed.strip() else ""
-            tail = f": {last}" if last else ""
+            tail = last_lines(end)
+            tail = f": {tail}" if tail else ""
             if timed_out:
                 raise AgentTimeout(f"wrote no complete move within {self.timeout:g} s")
             raise AgentCrash(f"wrote no complete move (exit status {status}){tail}")
@@ -178,6 +182,14 @@ class ProgramAgent(Agent):
         if self.folder is not None:
             self.folder.close()
             self.folder = self.workdir = None
+
+
+def last_lines(text: str, count: int = FAULT_LINES) -> str:
+    """The last `count` non-empty lines of `text`, each stripped and cut to 200 characters,
+    joined with " | " (a Python traceback: its last frame's place, its line, the error; the
+    lines of ^ and ~ marking the failing part are left out)."""
+    lines = [line.strip()[:200] for line in text.splitlines() if line.strip(" \t^~")]
+    return " | ".join(lines[-count:])
 
 
 def _legal(view):
