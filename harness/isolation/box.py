@@ -179,16 +179,23 @@ def outside(data, shown: Sequence[Tuple[str, str]]):
     box showed through `shown` (`mounts`) written as the host's path again: the grader's own
     messages then name the student's file as they always did (made relative to the student's
     folder where the student is shown them)."""
-    if isinstance(data, str):
+    def back(text: str) -> str:
         for host, there in sorted(shown, key=lambda pair: -len(pair[1])):
-            data = data.replace(there + "/", host.rstrip("/") + "/")
-            if data == there:
-                data = host
-        return data
+            text = text.replace(there + "/", host.rstrip("/") + "/")
+            if text == there:
+                text = host
+        return text
+    return map_texts(data, back)
+
+
+def map_texts(data, change):
+    """`data` (JSON-like: texts, lists, dicts) with `change` applied to every text in it."""
+    if isinstance(data, str):
+        return change(data)
     if isinstance(data, list):
-        return [outside(item, shown) for item in data]
+        return [map_texts(item, change) for item in data]
     if isinstance(data, dict):
-        return {key: outside(value, shown) for key, value in data.items()}
+        return {key: map_texts(value, change) for key, value in data.items()}
     return data
 
 

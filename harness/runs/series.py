@@ -24,7 +24,7 @@ from ..core.records import Record
 from ..core.referee import play_game
 from .results import (RESULTS_FILE, SUMMARY_FILE, append_record, differences, file_sha256, hold_folder, open_run,
                       record_of, series_summary, write_json)
-from ..isolation.box import BoxSettings
+from ..isolation.box import BoxSettings, map_texts
 from ..isolation.exchange import run_folder
 from ..isolation.sandbox import DEFAULT_MOVE_TIMEOUT
 from ..variants import DEFAULT_VARIANT, find_variant
@@ -141,15 +141,11 @@ def hide_paths(data, hidden: List[Tuple[str, str]]):
     """`data` (a record) with each real folder of `hidden` ((folder, shown folder) pairs) written
     as its shown folder in every text: a traceback or message naming the student's file names it
     as the records do."""
-    if isinstance(data, str):
+    def hide(text: str) -> str:
         for real, shown in hidden:
-            data = data.replace(real, shown)
-        return data
-    if isinstance(data, list):
-        return [hide_paths(item, hidden) for item in data]
-    if isinstance(data, dict):
-        return {key: hide_paths(value, hidden) for key, value in data.items()}
-    return data
+            text = text.replace(real, shown)
+        return text
+    return map_texts(data, hide)
 
 
 def hidden_folders(spec: str, shown: str, variant: str) -> List[Tuple[str, str]]:
